@@ -1,0 +1,84 @@
+//! The command-line interface definition (clap). No logic lives here.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "bqsuite",
+    version,
+    about = "Maintain, release and distribute the BabelQueue conformance suite",
+    after_help = "Exit codes: 0 clean; 1 the check ran and found a problem; 2 it could not run (usage, missing path, I/O, network)."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum FormatArg {
+    #[default]
+    Human,
+    Json,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check that a suite is sound: JSON, schemas, pointers, version rules, case ids, and every
+    /// expectation re-derived by the reference evaluator.
+    Validate {
+        /// The suite directory.
+        #[arg(default_value = "suite")]
+        suite: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: FormatArg,
+    },
+    /// Run the reference evaluator over a suite and write its results.json.
+    Eval {
+        /// The suite directory.
+        #[arg(default_value = "suite")]
+        suite: PathBuf,
+        /// Where to write results.json (default: standard output).
+        #[arg(long, short)]
+        out: Option<PathBuf>,
+    },
+    /// Build the reproducible release asset (tarball) and SHA256SUMS.
+    Release {
+        /// The suite directory.
+        #[arg(default_value = "suite")]
+        suite: PathBuf,
+        /// The output directory.
+        #[arg(long, default_value = "dist")]
+        out: PathBuf,
+        /// The tag being released (vX.Y.Z); must equal v + CONFORMANCE_VERSION.
+        #[arg(long)]
+        tag: Option<String>,
+        /// Allow packaging a -pre (untagged) version.
+        #[arg(long)]
+        allow_pre: bool,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: FormatArg,
+    },
+    /// Download a released suite, verify it and unpack it into DEST, or --check a vendored copy.
+    Fetch {
+        /// The suite version to fetch (SemVer, e.g. 1.5.0).
+        version: String,
+        /// Where to unpack (must not exist or be empty), or with --check the vendored directory.
+        dest: PathBuf,
+        /// Compare DEST with the release instead of unpacking; writes nothing.
+        #[arg(long)]
+        check: bool,
+        /// Pin the asset's sha256 (authenticity); SHA256SUMS is then not needed.
+        #[arg(long, value_name = "HEX")]
+        sha256: Option<String>,
+        /// With --check: show unified diffs of changed text files.
+        #[arg(long)]
+        diff: bool,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: FormatArg,
+    },
+}

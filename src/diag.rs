@@ -1,0 +1,312 @@
+//! Findings with stable codes, and the one renderer that turns them into text or JSON.
+//!
+//! Every check in bqsuite reports through [`Diagnostic`]: a stable kebab-case `code` (documented in
+//! the README, safe to match on in CI), the file and place (line:column, JSON pointer and/or
+//! section/case id), what is wrong and what to do about it.
+
+use std::fmt::Write as _;
+
+use serde_json::{Value, json};
+
+/// How bad a finding is. Errors make a check fail (exit 1); warnings are shown but do not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    Error,
+    Warning,
+    /// Information that is neither a problem nor a risk (e.g. an SDK's own unmanaged file).
+    Note,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Note => "note",
+        }
+    }
+}
+
+/// One finding.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Diagnostic {
+    /// Stable kebab-case identifier of the rule that was broken.
+    pub code: &'static str,
+    pub severity: Severity,
+    /// The file, relative to the checked directory (`/`-separated), or empty when the finding
+    /// concerns the directory as a whole.
+    pub file: String,
+    /// 1-based line and column in `file`, when known.
+    pub line_col: Option<(u32, u32)>,
+    /// RFC 6901 pointer inside `file`, when the finding concerns a JSON value.
+    pub pointer: Option<String>,
+    /// `(section, case id)` when the finding concerns one manifest case.
+    pub case: Option<(String, String)>,
+    /// What is wrong.
+    pub message: String,
+    /// What to do about it.
+    pub help: Option<String>,
+    /// Multi-line supporting material, e.g. a unified diff.
+    pub detail: Option<String>,
+}
+
+impl Diagnostic {
+    /// A new error-level finding about `file`.
+    pub fn error(code: &'static str, file: impl Into<String>, message: impl Into<String>) -> Self {
+        Diagnostic {
+            code,
+            severity: Severity::Error,
+            file: file.into(),
+            line_col: None,
+            pointer: None,
+            case: None,
+            message: message.into(),
+            help: None,
+            detail: None,
+        }
+    }
+
+    /// A new warning-level finding about `file`.
+    pub fn warning(
+        code: &'static str,
+        file: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(code, file, message)
+        }
+    }
+
+    /// A new note about `file`.
+    pub fn note(code: &'static str, file: impl Into<String>, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Note,
+            ..Diagnostic::error(code, file, message)
+        }
+    }
+
+    pub fn detail(mut self, detail: impl Into<String>) -> Self {
+        self.detail = Some(detail.into());
+        self
+    }
+
+    pub fn at(mut self, pointer: impl Into<String>) -> Self {
+        self.pointer = Some(pointer.into());
+        self
+    }
+
+    pub fn line_col(mut self, line: u32, column: u32) -> Self {
+        self.line_col = Some((line, column));
+        self
+    }
+
+    pub fn case(mut self, section: impl Into<String>, id: impl Into<String>) -> Self {
+        self.case = Some((section.into(), id.into()));
+        self
+    }
+
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// `file:line:col` (or the parts that are known).
+    pub fn place(&self) -> String {
+        let mut place = self.file.clone();
+        if let Some((line, col)) = self.line_col {
+            let _ = write!(place, ":{line}:{col}");
+        }
+        place
+    }
+
+    fn to_json(&self) -> Value {
+        json!({
+            "code": self.code,
+            "severity": self.severity.as_str(),
+            "file": self.file,
+            "line": self.line_col.map(|(l, _)| l),
+            "column": self.line_col.map(|(_, c)| c),
+            "pointer": self.pointer,
+            "section": self.case.as_ref().map(|(s, _)| s),
+            "case": self.case.as_ref().map(|(_, c)| c),
+            "message": self.message,
+            "help": self.help,
+            "detail": self.detail,
+        })
+    }
+}
+
+/// The findings of one command run over one subject (a suite directory, a results file...).
+#[derive(Debug, Clone, Default)]
+pub struct Report {
+    /// What was checked (a path as the user gave it).
+    pub subject: String,
+    pub diagnostics: Vec<Diagnostic>,
+    /// Short facts worth printing on success (e.g. "84 cases in 22 sections").
+    pub summary: Vec<String>,
+}
+
+impl Report {
+    pub fn new(subject: impl Into<String>) -> Self {
+        Report {
+            subject: subject.into(),
+            ..Report::default()
+        }
+    }
+
+    pub fn push(&mut self, diagnostic: Diagnostic) {
+        self.diagnostics.push(diagnostic);
+    }
+
+    pub fn errors(&self) -> usize {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count()
+    }
+
+    pub fn warnings(&self) -> usize {
+        self.count(Severity::Warning)
+    }
+
+    pub fn count(&self, severity: Severity) -> usize {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == severity)
+            .count()
+    }
+
+    /// True when nothing at error level was found.
+    pub fn is_clean(&self) -> bool {
+        self.errors() == 0
+    }
+
+    /// Orders findings by file, then line, then pointer, so output is stable across runs.
+    pub fn sort(&mut self) {
+        self.diagnostics.sort_by(|a, b| {
+            (&a.file, a.line_col, &a.pointer, a.code, &a.message)
+                .cmp(&(&b.file, b.line_col, &b.pointer, b.code, &b.message))
+        });
+    }
+}
+
+/// Output formats shared by every command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Format {
+    #[default]
+    Human,
+    Json,
+}
+
+/// Renders one diagnostic as human text (two or three lines).
+pub fn render_diagnostic(d: &Diagnostic) -> String {
+    let mut out = format!("{}[{}]: {}", d.severity.as_str(), d.code, d.message);
+    let mut place = d.place();
+    if let Some(pointer) = &d.pointer {
+        let shown = if pointer.is_empty() {
+            "(root)"
+        } else {
+            pointer
+        };
+        let _ = write!(place, " at {shown}");
+    }
+    if let Some((section, id)) = &d.case {
+        let _ = write!(place, " (section {section}, case {id})");
+    }
+    if !place.is_empty() {
+        let _ = write!(out, "\n  --> {place}");
+    }
+    if let Some(help) = &d.help {
+        let _ = write!(out, "\n  help: {help}");
+    }
+    if let Some(detail) = &d.detail {
+        for line in detail.lines() {
+            let _ = write!(out, "\n    {line}");
+        }
+    }
+    out
+}
+
+/// Renders a report as human text: findings, then a one-line verdict.
+pub fn render_human(report: &Report, what: &str) -> String {
+    let mut out = String::new();
+    for d in &report.diagnostics {
+        out.push_str(&render_diagnostic(d));
+        out.push_str("\n\n");
+    }
+    let (errors, warnings) = (report.errors(), report.warnings());
+    if errors == 0 {
+        let _ = write!(out, "ok: {} {what}", report.subject);
+        if warnings > 0 {
+            let _ = write!(out, " ({warnings} warning{})", plural(warnings));
+        }
+        for fact in &report.summary {
+            let _ = write!(out, "\n  {fact}");
+        }
+    } else {
+        let _ = write!(
+            out,
+            "FAILED: {} has {errors} error{}",
+            report.subject,
+            plural(errors)
+        );
+        if warnings > 0 {
+            let _ = write!(out, " and {warnings} warning{}", plural(warnings));
+        }
+    }
+    out.push('\n');
+    out
+}
+
+/// Renders a report as one JSON document.
+pub fn render_json(report: &Report, command: &str) -> String {
+    let doc = json!({
+        "command": command,
+        "subject": report.subject,
+        "ok": report.is_clean(),
+        "errors": report.errors(),
+        "warnings": report.warnings(),
+        "summary": report.summary,
+        "diagnostics": report.diagnostics.iter().map(Diagnostic::to_json).collect::<Vec<_>>(),
+    });
+    let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+pub fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn human_rendering_names_place_pointer_and_case() {
+        let d = Diagnostic::error("missing-file", "manifest.json", "fixture not found")
+            .line_col(12, 7)
+            .at("/cases/0/file")
+            .case("cases", "order-created")
+            .help("add the file");
+        let text = render_diagnostic(&d);
+        assert!(text.starts_with("error[missing-file]: fixture not found"));
+        assert!(text.contains(
+            "--> manifest.json:12:7 at /cases/0/file (section cases, case order-created)"
+        ));
+        assert!(text.contains("help: add the file"));
+    }
+
+    #[test]
+    fn json_rendering_counts_errors_only_for_ok() {
+        let mut r = Report::new("suite");
+        r.push(Diagnostic::warning("w", "a", "m"));
+        let v: Value = serde_json::from_str(&render_json(&r, "validate")).unwrap();
+        assert_eq!(v["ok"], true);
+        r.push(Diagnostic::error("e", "a", "m"));
+        let v: Value = serde_json::from_str(&render_json(&r, "validate")).unwrap();
+        assert_eq!(v["ok"], false);
+        assert_eq!(v["diagnostics"][1]["code"], "e");
+    }
+}

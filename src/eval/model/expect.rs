@@ -1,0 +1,346 @@
+//! Expectation checks shared by the section runners: reading the case's inputs, resolving the
+//! manifest's JSON pointers strictly, and turning a disagreement into a verdict at the manifest
+//! pointer of the field that holds the expectation.
+
+use serde_json::{Map, Value};
+
+use super::decode::{Decoded, Rejection, decode};
+use super::make::{MakeError, MakeInput};
+use super::pointer::resolve;
+use crate::eval::case::{Case, Step, compact};
+use crate::eval::outcome::{FixtureSource, Mismatch, Verdict};
+use crate::suite::ids::escape_token;
+
+/// `base` extended by one (escaped) reference token.
+pub fn sub_pointer(base: &str, token: &str) -> String {
+    format!("{base}/{}", escape_token(token))
+}
+
+/// A mismatch verdict at an arbitrary manifest pointer.
+pub fn mismatch_at(
+    pointer: String,
+    expected: impl Into<String>,
+    derived: impl Into<String>,
+) -> Verdict {
+    Verdict::Mismatch(Mismatch {
+        pointer,
+        expected: expected.into(),
+        derived: derived.into(),
+    })
+}
+
+/// A malformed verdict at an arbitrary manifest pointer.
+pub fn malformed_at(pointer: String, message: impl Into<String>) -> Verdict {
+    Verdict::Malformed {
+        pointer,
+        message: message.into(),
+    }
+}
+
+/// `accepted` / `rejected (<why>)`.
+pub fn describe(result: &Result<Decoded, Rejection>) -> String {
+    match result {
+        Ok(_) => "accepted".to_string(),
+        Err(r) => r.verdict_words(),
+    }
+}
+
+/// `no warning` or `warnings at /urn, /meta/ts`.
+pub fn describe_warnings(message: &Decoded) -> String {
+    if message.warnings.is_empty() {
+        "no warning".to_string()
+    } else {
+        let pointers: Vec<&str> = message
+            .warnings
+            .iter()
+            .map(|w| w.pointer.as_str())
+            .collect();
+        format!("warnings at {}", pointers.join(", "))
+    }
+}
+
+/// The text of the fixture the case's `file` field names.
+pub fn fixture_text<'f>(c: &Case<'_>, fixtures: &'f dyn FixtureSource) -> Step<&'f str> {
+    let file = c.str("file")?;
+    c.fixture("file", file, fixtures)
+}
+
+/// Decodes the fixture the case's `file` field names.
+pub fn decode_fixture(
+    c: &Case<'_>,
+    fixtures: &dyn FixtureSource,
+) -> Step<Result<Decoded, Rejection>> {
+    Ok(decode(fixture_text(c, fixtures)?))
+}
+
+/// Resolves `pointer` (a string found in the manifest at `at`) in `doc`; a syntactically invalid
+/// pointer makes the case malformed.
+pub fn resolve_checked<'v>(doc: &'v Value, pointer: &str, at: &str) -> Step<Option<&'v Value>> {
+    resolve(doc, pointer).map_err(|e| malformed_at(at.to_string(), e.to_string()))
+}
+
+fn derived_words(value: Option<&Value>) -> String {
+    value.map_or_else(|| "absent".to_string(), compact)
+}
+
+/// Every `{ "<pointer>": <value> }` entry of the object at `field` holds in `doc` (deep equality
+/// with type distinction). Pointers listed in `skip` are not evaluated. `context` is appended to
+/// the derived side of a mismatch (e.g. ` after the retry hop`).
+pub fn check_pointer_values(
+    c: &Case<'_>,
+    field: &str,
+    doc: &Value,
+    skip: &[&str],
+    context: &str,
+) -> Step<()> {
+    let expected = c.object(field)?;
+    for (pointer, want) in expected {
+        let at = sub_pointer(&c.ptr(field), pointer);
+        let got = resolve_checked(doc, pointer, &at)?;
+        if skip.contains(&pointer.as_str()) {
+            continue;
+        }
+        if got != Some(want) {
+            return Err(mismatch_at(
+                at,
+                compact(want),
+                format!("{}{context}", derived_words(got)),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// No pointer of the array at `field` exists in `doc`.
+pub fn check_pointers_absent(c: &Case<'_>, field: &str, doc: &Value) -> Step<()> {
+    let list = c
+        .require(field)?
+        .as_array()
+        .ok_or_else(|| c.malformed(field, format!("`{field}` must be an array of pointers")))?;
+    for (index, item) in list.iter().enumerate() {
+        let at = format!("{}/{index}", c.ptr(field));
+        let pointer = item
+            .as_str()
+            .ok_or_else(|| malformed_at(at.clone(), "a pointer must be a string"))?;
+        if let Some(got) = resolve_checked(doc, pointer, &at)? {
+            return Err(mismatch_at(
+                at,
+                format!("{pointer} absent"),
+                format!("{pointer} = {}", compact(got)),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `expected` (found at manifest pointer `at`) is an object of sub-fields that the derived
+/// block must carry with deep-equal values; `derived` must be an object.
+pub fn check_block_subset(at: &str, expected: &Value, derived: Option<&Value>) -> Step<()> {
+    let want = expected
+        .as_object()
+        .ok_or_else(|| malformed_at(at.to_string(), "must be an object of sub-fields"))?;
+    let Some(Value::Object(got)) = derived else {
+        return Err(mismatch_at(
+            at.to_string(),
+            compact(expected),
+            format!("no dead_letter object ({})", derived_words(derived)),
+        ));
+    };
+    for (key, value) in want {
+        let got_value = got.get(key);
+        if got_value != Some(value) {
+            return Err(mismatch_at(
+                sub_pointer(at, key),
+                compact(value),
+                derived_words(got_value),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The envelope verdict of a decode-style case: `valid` against accept/reject; for a valid case
+/// every known field of `expect` (`urn`, `data`, `attempts`, `lang`, `schema_version`, `queue`,
+/// `trace_id`, and `dead_letter` as a subset match) with `required` ones mandatory; for an
+/// invalid case a string `reason`. `expect` itself is mandatory when `required` is not empty.
+pub fn check_decode_expectations(
+    c: &Case<'_>,
+    result: &Result<Decoded, Rejection>,
+    required: &[&str],
+) -> Step<()> {
+    let valid = c.bool("valid")?;
+    let message = match (valid, result) {
+        (true, Ok(message)) => message,
+        (false, Err(_)) => {
+            c.str("reason")?;
+            return Ok(());
+        }
+        (true, Err(_)) => return Err(c.mismatch("valid", "accepted", describe(result))),
+        (false, Ok(_)) => return Err(c.mismatch("valid", "rejected", "accepted")),
+    };
+    let expect = match c.get("expect") {
+        None if required.is_empty() => return Ok(()),
+        _ => c.object("expect")?,
+    };
+    let base = c.ptr("expect");
+    for field in required {
+        if !expect.contains_key(*field) {
+            return Err(malformed_at(
+                sub_pointer(&base, field),
+                format!("missing required field `expect.{field}`"),
+            ));
+        }
+    }
+    for (field, want) in expect {
+        let at = sub_pointer(&base, field);
+        let got: Option<Value> = match field.as_str() {
+            "urn" => Some(Value::String(message.urn.clone())),
+            "data" => Some(Value::Object(message.data.clone())),
+            "attempts" => Some(Value::from(message.attempts)),
+            "lang" => message.meta.lang.clone(),
+            "queue" => message.meta.queue.clone(),
+            "schema_version" => Some(Value::from(message.meta.schema_version)),
+            "trace_id" => message.trace_id.clone().map(Value::String),
+            "dead_letter" => {
+                check_block_subset(&at, want, message.dead_letter.as_ref())?;
+                continue;
+            }
+            _ => continue,
+        };
+        if got.as_ref() != Some(want) {
+            return Err(mismatch_at(at, compact(want), derived_words(got.as_ref())));
+        }
+    }
+    Ok(())
+}
+
+/// The producer inputs every make-style case carries: `urn`, `queue`, `data` (object) and an
+/// optional `trace_id` (string; `null` counts as absent).
+pub fn make_input(c: &Case<'_>) -> Step<MakeInput> {
+    let trace_id = match c.get("trace_id") {
+        None | Some(Value::Null) => None,
+        Some(_) => Some(c.str("trace_id")?.to_string()),
+    };
+    Ok(MakeInput {
+        urn: c.str("urn")?.to_string(),
+        trace_id,
+        queue: c.str("queue")?.to_string(),
+        data: c.object("data")?.clone(),
+        ..MakeInput::default()
+    })
+}
+
+/// The `meta` object of a case as ordered write-API entries.
+pub fn meta_entries(c: &Case<'_>, field: &str) -> Step<Vec<(String, Value)>> {
+    Ok(c.object(field)?
+        .iter()
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect())
+}
+
+/// An object field of the case, cloned.
+pub fn object_clone(c: &Case<'_>, field: &str) -> Step<Map<String, Value>> {
+    Ok(c.object(field)?.clone())
+}
+
+/// Words for a failed make, for the derived side of a mismatch.
+pub fn describe_make_error(error: &MakeError) -> String {
+    format!("rejected by make ({error})")
+}
+
+/// The verdict for a make that refused a case's input: a mismatch at `urn` when the URN was
+/// refused, else at `fallback_field`.
+pub fn make_error_verdict(c: &Case<'_>, error: &MakeError, fallback_field: &str) -> Verdict {
+    let field = if error.offending_key == "urn" {
+        "urn"
+    } else {
+        fallback_field
+    };
+    c.mismatch(field, "accepted by make", describe_make_error(error))
+}
+
+/// Whether the manifest's informational `offending_key` names `key` (also accepted written as
+/// `meta.<key>`, `/<key>` or `/meta/<key>`).
+pub fn offending_key_matches(manifest: &str, key: &str) -> bool {
+    let trimmed = manifest.strip_prefix('/').unwrap_or(manifest);
+    let bare = trimmed
+        .strip_prefix("meta/")
+        .or_else(|| trimmed.strip_prefix("meta."))
+        .unwrap_or(trimmed);
+    manifest == key || trimmed == key || bare == key
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::suite::ids::section_cases;
+    use serde_json::json;
+
+    #[test]
+    fn offending_key_forms() {
+        let table: &[(&str, &str, bool)] = &[
+            ("timestamp", "timestamp", true),
+            ("/timestamp", "timestamp", true),
+            ("meta.max_retries", "max_retries", true),
+            ("/meta/ts", "ts", true),
+            ("ext", "ext", true),
+            ("ts", "source", false),
+            ("meta", "meta", true),
+        ];
+        for (manifest, key, want) in table {
+            assert_eq!(offending_key_matches(manifest, key), *want, "{manifest}");
+        }
+    }
+
+    #[test]
+    fn pointer_values_and_absence() {
+        let block = json!({"cases": [{
+            "name": "x",
+            "expect_preserved": {"/a": 1, "/b": {}},
+            "expect_absent_after_reencode": ["/c"],
+            "bad": {"a": 1},
+            "bad_list": ["c"]
+        }]});
+        let refs = section_cases("roundtrip", &block);
+        let c = Case::new(&refs[0]);
+        let ok = json!({"a": 1, "b": {}});
+        assert_eq!(
+            check_pointer_values(&c, "expect_preserved", &ok, &[], ""),
+            Ok(())
+        );
+        assert_eq!(
+            check_pointers_absent(&c, "expect_absent_after_reencode", &ok),
+            Ok(())
+        );
+        let wrong_type = json!({"a": true, "b": {}});
+        match check_pointer_values(&c, "expect_preserved", &wrong_type, &[], "") {
+            Err(Verdict::Mismatch(m)) => {
+                assert_eq!(m.pointer, "/roundtrip/cases/0/expect_preserved/~1a");
+            }
+            other => panic!("{other:?}"),
+        }
+        let array_not_object = json!({"a": 1, "b": []});
+        assert!(check_pointer_values(&c, "expect_preserved", &array_not_object, &[], "").is_err());
+        match check_pointers_absent(&c, "expect_absent_after_reencode", &json!({"c": 0})) {
+            Err(Verdict::Mismatch(m)) => {
+                assert_eq!(
+                    m.pointer,
+                    "/roundtrip/cases/0/expect_absent_after_reencode/0"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            check_pointer_values(&c, "bad", &ok, &[], ""),
+            Err(Verdict::Malformed { .. })
+        ));
+        assert!(matches!(
+            check_pointers_absent(&c, "bad_list", &ok),
+            Err(Verdict::Malformed { .. })
+        ));
+        assert!(matches!(
+            check_pointers_absent(&c, "missing", &ok),
+            Err(Verdict::Malformed { .. })
+        ));
+    }
+}

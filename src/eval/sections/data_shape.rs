@@ -1,0 +1,165 @@
+//! Section `data_shape`: `data` is always an object.
+//! - `mode: "encode"`: build with the producer API from `urn`, `queue`, `data`, encode, and compare
+//!   the compact JSON text of the emitted `data` with `expect_encoded_data_json` (insignificant
+//!   whitespace removed on both sides): an empty map is `{}`, never `[]`.
+//! - `mode: "decode"`: decode `file`; `valid` must match accept/reject, and a rejection must be for
+//!   the shape of `data` (not some other defect of the fixture).
+
+use serde_json::Value;
+
+use crate::eval::case::{Case, Step, compact, finish};
+use crate::eval::model::decode::RejectKind;
+use crate::eval::model::encode::encode;
+use crate::eval::model::expect::{
+    check_decode_expectations, decode_fixture, describe, make_error_verdict, make_input,
+};
+use crate::eval::model::make::make;
+use crate::eval::outcome::{FixtureSource, Verdict};
+use crate::suite::ids::CaseRef;
+
+pub fn run(case: &CaseRef<'_>, _section_block: &Value, fixtures: &dyn FixtureSource) -> Verdict {
+    finish(run_case(&Case::new(case), fixtures))
+}
+
+fn run_case(c: &Case<'_>, fixtures: &dyn FixtureSource) -> Step<()> {
+    match c.str("mode")? {
+        "encode" => run_encode(c),
+        "decode" => run_decode(c, fixtures),
+        other => Err(c.malformed(
+            "mode",
+            format!("`mode` must be \"encode\" or \"decode\", not {other:?}"),
+        )),
+    }
+}
+
+fn run_encode(c: &Case<'_>) -> Step<()> {
+    let expected_text = c.str("expect_encoded_data_json")?;
+    let expected: Value = serde_json::from_str(expected_text).map_err(|e| {
+        c.malformed(
+            "expect_encoded_data_json",
+            format!("`expect_encoded_data_json` is not JSON text: {e}"),
+        )
+    })?;
+    let message = make(make_input(c)?).map_err(|e| make_error_verdict(c, &e, "data"))?;
+    let out = encode(&message).map_err(|e| {
+        c.mismatch(
+            "expect_encoded_data_json",
+            expected_text,
+            format!("encode refused: {e}"),
+        )
+    })?;
+    let derived = compact(out.get("data").unwrap_or(&Value::Null));
+    let wanted = compact(&expected);
+    if derived == wanted {
+        Ok(())
+    } else {
+        Err(c.mismatch("expect_encoded_data_json", wanted, derived))
+    }
+}
+
+fn run_decode(c: &Case<'_>, fixtures: &dyn FixtureSource) -> Step<()> {
+    let result = decode_fixture(c, fixtures)?;
+    check_decode_expectations(c, &result, &[])?;
+    match &result {
+        Err(rejection) if rejection.kind != RejectKind::Data => Err(c.mismatch(
+            "reason",
+            format!("rejected ({})", RejectKind::Data.label()),
+            describe(&result),
+        )),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::model::testkit::{fixtures, order_created_with, run_all, verdict_pointer};
+    use serde_json::json;
+
+    fn files() -> std::collections::BTreeMap<String, String> {
+        let array = order_created_with(&[("data", json!([1, 2]))]);
+        let null = order_created_with(&[("data", Value::Null)]);
+        let string = order_created_with(&[("data", json!("order 1042"))]);
+        let no_job = order_created_with(&[("-job", Value::Null), ("data", json!([1]))]);
+        let fine = order_created_with(&[]);
+        fixtures(&[
+            ("fixtures/array.json", &array),
+            ("fixtures/null.json", &null),
+            ("fixtures/string.json", &string),
+            ("fixtures/no-job.json", &no_job),
+            ("fixtures/fine.json", &fine),
+        ])
+    }
+
+    #[test]
+    fn passes_and_flips() {
+        let good = json!({"description": "d", "cases": [
+            {"name": "empty-data", "mode": "encode", "urn": "urn:babel:orders:created",
+             "queue": "orders", "data": {}, "expect_encoded_data_json": "{}"},
+            {"name": "spaced", "mode": "encode", "urn": "urn:x", "queue": "orders",
+             "data": {"a": [1]}, "expect_encoded_data_json": "{ \"a\" : [ 1 ] }"},
+            {"name": "data-array-rejected", "mode": "decode", "file": "fixtures/array.json",
+             "valid": false, "reason": "array"},
+            {"name": "data-null-rejected", "mode": "decode", "file": "fixtures/null.json",
+             "valid": false, "reason": "null"},
+            {"name": "data-string-rejected", "mode": "decode", "file": "fixtures/string.json",
+             "valid": false, "reason": "string"},
+            {"name": "fine", "mode": "decode", "file": "fixtures/fine.json", "valid": true}
+        ]});
+        let verdicts = run_all(run, "data_shape", &good, &files());
+        assert!(verdicts.iter().all(|v| *v == Verdict::Pass), "{verdicts:?}");
+
+        let flipped = json!({"description": "d", "cases": [
+            {"name": "a", "mode": "encode", "urn": "urn:x", "queue": "orders", "data": {},
+             "expect_encoded_data_json": "[]"},
+            {"name": "b", "mode": "decode", "file": "fixtures/array.json", "valid": true},
+            {"name": "c", "mode": "decode", "file": "fixtures/no-job.json", "valid": false,
+             "reason": "array"},
+            {"name": "d", "mode": "encode", "urn": " ", "queue": "orders", "data": {},
+             "expect_encoded_data_json": "{}"},
+            {"name": "e", "mode": "decode", "file": "fixtures/fine.json", "valid": false,
+             "reason": "x"}
+        ]});
+        let got: Vec<String> = run_all(run, "data_shape", &flipped, &files())
+            .iter()
+            .map(verdict_pointer)
+            .collect();
+        assert_eq!(
+            got,
+            [
+                "mismatch /data_shape/cases/0/expect_encoded_data_json",
+                "mismatch /data_shape/cases/1/valid",
+                "mismatch /data_shape/cases/2/reason",
+                "mismatch /data_shape/cases/3/urn",
+                "mismatch /data_shape/cases/4/valid",
+            ]
+        );
+    }
+
+    #[test]
+    fn malformed_cases() {
+        let block = json!({"cases": [
+            {"name": "a"},
+            {"name": "b", "mode": "transcode"},
+            {"name": "c", "mode": "encode", "urn": "u", "queue": "q", "data": [],
+             "expect_encoded_data_json": "[]"},
+            {"name": "d", "mode": "encode", "urn": "u", "queue": "q", "data": {},
+             "expect_encoded_data_json": "{"},
+            {"name": "e", "mode": "decode", "file": "fixtures/array.json", "valid": false}
+        ]});
+        let got: Vec<String> = run_all(run, "data_shape", &block, &files())
+            .iter()
+            .map(verdict_pointer)
+            .collect();
+        assert_eq!(
+            got,
+            [
+                "malformed /data_shape/cases/0/mode",
+                "malformed /data_shape/cases/1/mode",
+                "malformed /data_shape/cases/2/data",
+                "malformed /data_shape/cases/3/expect_encoded_data_json",
+                "malformed /data_shape/cases/4/reason",
+            ]
+        );
+    }
+}

@@ -1,0 +1,115 @@
+//! Every case of every section of a manifest, enumerated once with the spec's id rule.
+
+use serde_json::Value;
+
+use super::ids::{CaseRef, section_cases};
+
+/// Top-level manifest keys that are metadata, not sections.
+pub const METADATA_KEYS: [&str; 5] = [
+    "schema_version",
+    "conformance_version",
+    "description",
+    "sections",
+    "exceptions",
+];
+
+/// The scopes a section may have.
+pub const SCOPES: [&str; 9] = [
+    "core", "redis", "amqp", "sqs", "asb", "pulsar", "kafka", "artemis", "otel",
+];
+
+/// The scopes that are bindings (everything but `core`): what a results file's `bindings` lists.
+pub const BINDINGS: [&str; 8] = [
+    "redis", "amqp", "sqs", "asb", "pulsar", "kafka", "artemis", "otel",
+];
+
+/// One case with the section it belongs to.
+#[derive(Debug, Clone)]
+pub struct IndexedCase<'a> {
+    pub section: String,
+    pub id: String,
+    pub pointer: String,
+    pub case: CaseRef<'a>,
+}
+
+/// All cases of a manifest, in manifest order.
+#[derive(Debug, Default)]
+pub struct CaseIndex<'a> {
+    pub cases: Vec<IndexedCase<'a>>,
+    /// Section names (top-level blocks that are not metadata), in manifest order.
+    pub section_names: Vec<String>,
+}
+
+impl<'a> CaseIndex<'a> {
+    pub fn new(manifest: &'a Value) -> Self {
+        let mut index = CaseIndex::default();
+        let Some(map) = manifest.as_object() else {
+            return index;
+        };
+        for (section, block) in map {
+            if METADATA_KEYS.contains(&section.as_str()) {
+                continue;
+            }
+            index.section_names.push(section.clone());
+            for case in section_cases(section, block) {
+                index.cases.push(IndexedCase {
+                    section: section.clone(),
+                    id: case.id.clone(),
+                    pointer: case.pointer.clone(),
+                    case,
+                });
+            }
+        }
+        index
+    }
+
+    pub fn len(&self) -> usize {
+        self.cases.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.cases.is_empty()
+    }
+
+    pub fn sections(&self) -> usize {
+        self.section_names.len()
+    }
+
+    /// The cases of one section.
+    pub fn section<'s>(&'s self, name: &'s str) -> impl Iterator<Item = &'s IndexedCase<'a>> + 's {
+        self.cases.iter().filter(move |c| c.section == name)
+    }
+
+    /// The case whose object contains the manifest location `pointer`.
+    pub fn case_at(&self, pointer: &str) -> Option<&IndexedCase<'a>> {
+        self.cases
+            .iter()
+            .filter(|c| {
+                pointer
+                    .strip_prefix(c.pointer.as_str())
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+            })
+            .max_by_key(|c| c.pointer.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn finds_the_case_that_holds_a_pointer() {
+        let m = json!({
+            "schema_version": 1,
+            "cases": [{ "name": "a" }, { "name": "b", "expect": { "urn": "x" } }],
+            "sqs": { "rec": { "cases": [{ "name": "c" }] } }
+        });
+        let index = CaseIndex::new(&m);
+        assert_eq!(index.len(), 3);
+        assert_eq!(index.case_at("/cases/1/expect/urn").unwrap().id, "b");
+        assert!(index.case_at("/cases/10").is_none());
+        assert_eq!(index.case_at("/sqs/rec/cases/0").unwrap().id, "rec/c");
+        assert!(index.case_at("/sqs/description").is_none());
+    }
+}

@@ -1,0 +1,248 @@
+//! Reads a suite directory into memory: every file of the vendored set (CONFORMANCE_VERSION,
+//! manifest.json, schema/, fixtures/), with JSON files parsed once, keeping positions.
+//!
+//! Reading is bounded (file size, total size, file count) and never follows links: a link or a
+//! special file in the suite is reported, not read, because a release could not carry it.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::diag::Diagnostic;
+use crate::error::{Error, Result};
+use crate::eval::outcome::FixtureSource;
+use crate::json;
+
+/// Largest single file read from a suite.
+pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+/// Largest total size read from a suite.
+pub const MAX_TOTAL_BYTES: u64 = 256 * 1024 * 1024;
+/// Most files read from a suite.
+pub const MAX_FILES: usize = 50_000;
+
+/// The top-level entries that make up the vendored set, in release order.
+pub const VENDORED_FILES: [&str; 2] = ["CONFORMANCE_VERSION", "manifest.json"];
+pub const VENDORED_DIRS: [&str; 2] = ["fixtures", "schema"];
+
+pub const MANIFEST: &str = "manifest.json";
+pub const VERSION_FILE: &str = "CONFORMANCE_VERSION";
+pub const ENVELOPE_SCHEMA: &str = "schema/message-envelope.schema.json";
+pub const RESULTS_SCHEMA: &str = "schema/results.schema.json";
+pub const RESULTS_EXAMPLE: &str = "schema/results.example.json";
+
+/// A parsed JSON file: the value (last-wins on repeated keys) and the positioned tree.
+#[derive(Debug)]
+pub struct JsonDoc {
+    pub value: Value,
+    pub tree: json::Node,
+}
+
+/// One file of the suite.
+#[derive(Debug)]
+pub struct SuiteFile {
+    pub bytes: Vec<u8>,
+    /// For `.json` files: the parse result.
+    pub json: Option<std::result::Result<JsonDoc, json::SyntaxError>>,
+}
+
+/// A suite directory read into memory.
+#[derive(Debug)]
+pub struct Suite {
+    pub root: PathBuf,
+    /// Files of the vendored set by `/`-separated relative path, sorted.
+    pub files: BTreeMap<String, SuiteFile>,
+    /// Problems found while reading (links, special files, oversized files, bad names).
+    pub problems: Vec<Diagnostic>,
+}
+
+impl SuiteFile {
+    /// The text, when the bytes are UTF-8.
+    pub fn text(&self) -> Option<&str> {
+        std::str::from_utf8(&self.bytes).ok()
+    }
+}
+
+impl Suite {
+    pub fn file(&self, rel: &str) -> Option<&SuiteFile> {
+        self.files.get(rel)
+    }
+
+    /// The parsed document at `rel`, if it exists and parsed.
+    pub fn json(&self, rel: &str) -> Option<&JsonDoc> {
+        self.files.get(rel)?.json.as_ref()?.as_ref().ok()
+    }
+
+    /// The parsed manifest, if it exists and parsed.
+    pub fn manifest(&self) -> Option<&Value> {
+        self.json(MANIFEST).map(|d| &d.value)
+    }
+
+    /// CONFORMANCE_VERSION with surrounding ASCII whitespace removed.
+    pub fn version_text(&self) -> Option<&str> {
+        self.file(VERSION_FILE)?.text().map(str::trim)
+    }
+
+    /// Relative paths of the files under `dir/` (e.g. `fixtures`).
+    pub fn files_under<'a>(&'a self, dir: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.files
+            .keys()
+            .map(String::as_str)
+            .filter(move |rel| rel.strip_prefix(dir).is_some_and(|r| r.starts_with('/')))
+    }
+}
+
+impl FixtureSource for Suite {
+    fn text(&self, rel_path: &str) -> Option<&str> {
+        self.files.get(rel_path)?.text()
+    }
+}
+
+/// Reads the suite at `root`. Fails (exit 2) only when the directory itself cannot be read;
+/// problems with individual entries become [`Suite::problems`].
+pub fn load(root: &Path) -> Result<Suite> {
+    let meta = fs::metadata(root).map_err(|e| Error::io("read suite directory", root, e))?;
+    if !meta.is_dir() {
+        return Err(Error::bad_path(root, "is not a directory"));
+    }
+    let mut suite = Suite {
+        root: root.to_path_buf(),
+        files: BTreeMap::new(),
+        problems: Vec::new(),
+    };
+    let mut total = 0u64;
+    for name in VENDORED_FILES {
+        read_entry(&mut suite, &root.join(name), name, &mut total)?;
+    }
+    for dir in VENDORED_DIRS {
+        let path = root.join(dir);
+        match fs::symlink_metadata(&path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(Error::io("read", &path, e)),
+            Ok(m) if m.file_type().is_symlink() => {
+                suite.problems.push(link_problem(dir));
+                continue;
+            }
+            Ok(m) if !m.is_dir() => {
+                suite.problems.push(
+                    Diagnostic::error(
+                        "not-a-directory",
+                        dir,
+                        format!("`{dir}` is not a directory"),
+                    )
+                    .help(format!(
+                        "make `{dir}/` a directory holding the suite's JSON files"
+                    )),
+                );
+                continue;
+            }
+            Ok(_) => {}
+        }
+        let walker = walkdir::WalkDir::new(&path)
+            .follow_links(false)
+            .sort_by_file_name()
+            .min_depth(1);
+        for entry in walker {
+            let entry = entry.map_err(|e| {
+                let p = e.path().unwrap_or(&path).to_path_buf();
+                Error::io("walk", &p, e.into())
+            })?;
+            let rel_os = entry.path().strip_prefix(root).unwrap_or(entry.path());
+            let Some(rel) = rel_os.to_str().map(|s| s.replace('\\', "/")) else {
+                suite.problems.push(
+                    Diagnostic::error(
+                        "bad-file-name",
+                        rel_os.to_string_lossy(),
+                        "file name is not valid UTF-8",
+                    )
+                    .help("rename the file using UTF-8 (ideally ASCII) characters"),
+                );
+                continue;
+            };
+            if entry.file_type().is_dir() {
+                continue;
+            }
+            if suite.files.len() >= MAX_FILES {
+                suite.problems.push(Diagnostic::error(
+                    "too-many-files",
+                    "",
+                    format!("the suite has more than {MAX_FILES} files; the rest was not read"),
+                ));
+                break;
+            }
+            read_entry(&mut suite, entry.path(), &rel, &mut total)?;
+        }
+    }
+    Ok(suite)
+}
+
+fn link_problem(rel: &str) -> Diagnostic {
+    Diagnostic::error(
+        "symlink",
+        rel,
+        "is a symbolic link; a suite may hold only regular files and directories",
+    )
+    .help("replace the link with a copy of the file it points to")
+}
+
+fn read_entry(suite: &mut Suite, path: &Path, rel: &str, total: &mut u64) -> Result<()> {
+    let meta = match fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(Error::io("read", path, e)),
+    };
+    let kind = meta.file_type();
+    if kind.is_symlink() {
+        suite.problems.push(link_problem(rel));
+        return Ok(());
+    }
+    if !kind.is_file() {
+        suite.problems.push(
+            Diagnostic::error("special-file", rel, "is not a regular file")
+                .help("a suite may hold only regular files and directories; remove it"),
+        );
+        return Ok(());
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        suite.problems.push(Diagnostic::error(
+            "file-too-large",
+            rel,
+            format!(
+                "is {} bytes; suite files are capped at {MAX_FILE_BYTES} bytes",
+                meta.len()
+            ),
+        ));
+        return Ok(());
+    }
+    *total += meta.len();
+    if *total > MAX_TOTAL_BYTES {
+        return Err(Error::bad_path(
+            &suite.root,
+            format!("the suite is larger than {MAX_TOTAL_BYTES} bytes; refusing to read it"),
+        ));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    fs::File::open(path)
+        .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|e| Error::io("read", path, e))?;
+    let json = if rel.ends_with(".json") {
+        Some(match std::str::from_utf8(&bytes).ok() {
+            Some(t) => json::parse(t).map(|tree| JsonDoc {
+                value: tree.to_value(),
+                tree,
+            }),
+            None => Err(json::SyntaxError {
+                pos: json::Pos { line: 1, column: 1 },
+                message: "the file is not valid UTF-8".to_string(),
+            }),
+        })
+    } else {
+        None
+    };
+    suite
+        .files
+        .insert(rel.to_string(), SuiteFile { bytes, json });
+    Ok(())
+}

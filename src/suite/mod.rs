@@ -1,0 +1,7 @@
+//! The suite on disk: loading it, and enumerating its cases.
+
+pub mod ids;
+pub mod index;
+pub mod load;
+
+pub use load::Suite;

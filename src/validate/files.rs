@@ -1,0 +1,72 @@
+//! The suite's files: the required ones exist, JSON parses, and no JSON file (other than a
+//! fixture that tests it on purpose) repeats a key.
+
+use crate::diag::Diagnostic;
+use crate::suite::Suite;
+use crate::suite::load::{
+    ENVELOPE_SCHEMA, MANIFEST, RESULTS_EXAMPLE, RESULTS_SCHEMA, VERSION_FILE,
+};
+
+const REQUIRED: [(&str, &str); 5] = [
+    (VERSION_FILE, "the suite's SemVer, e.g. `1.5.0`"),
+    (MANIFEST, "the case list"),
+    (ENVELOPE_SCHEMA, "the draft-07 envelope schema"),
+    (RESULTS_SCHEMA, "the draft 2020-12 results schema"),
+    (RESULTS_EXAMPLE, "an example results file"),
+];
+
+pub fn check(suite: &Suite, out: &mut Vec<Diagnostic>) {
+    for (rel, what) in REQUIRED {
+        if suite.file(rel).is_none() && !suite.problems.iter().any(|p| p.file == rel) {
+            out.push(
+                Diagnostic::error(
+                    "missing-file",
+                    rel,
+                    format!("required file is missing ({what})"),
+                )
+                .help(format!("create `{rel}` in the suite directory")),
+            );
+        }
+    }
+    for (rel, file) in &suite.files {
+        let in_data_dir = rel.starts_with("fixtures/") || rel.starts_with("schema/");
+        if in_data_dir && !rel.ends_with(".json") {
+            out.push(
+                Diagnostic::error(
+                    "unexpected-file",
+                    rel,
+                    "only `.json` files belong in fixtures/ and schema/ (everything there is released and vendored)",
+                )
+                .help("remove the file, or move it out of the suite's data directories"),
+            );
+        }
+        let Some(parsed) = &file.json else { continue };
+        match parsed {
+            Err(e) => out.push(
+                Diagnostic::error("json-syntax", rel, format!("invalid JSON: {}", e.message))
+                    .line_col(e.pos.line, e.pos.column)
+                    .help("fix the syntax; every suite file must be strict RFC 8259 JSON"),
+            ),
+            // A fixture may repeat a key on purpose (duplicate-keys-last-wins); the manifest and
+            // the schemas never should, because the earlier value would be silently ignored.
+            Ok(doc) if !rel.starts_with("fixtures/") => {
+                for dup in doc.tree.duplicate_keys() {
+                    out.push(
+                        Diagnostic::error(
+                            "duplicate-key",
+                            rel,
+                            format!(
+                                "key `{}` appears twice in the same object (first at {}:{}); the first value is silently ignored",
+                                dup.key, dup.first.line, dup.first.column
+                            ),
+                        )
+                        .line_col(dup.repeated.line, dup.repeated.column)
+                        .at(dup.pointer.clone())
+                        .help("remove or rename one of the two members"),
+                    );
+                }
+            }
+            Ok(_) => {}
+        }
+    }
+}

@@ -1,0 +1,85 @@
+//! `bqsuite validate`: is the canonical suite sound?
+//!
+//! Each check is a function over the loaded [`Suite`] that appends [`Diagnostic`]s; none stops at
+//! the first problem. A final pass attaches line:column and section/case ids to every finding
+//! that names a JSON pointer, so each check only has to say *what* is wrong and *where* in JSON
+//! terms.
+
+mod evaluator;
+mod files;
+mod manifest;
+mod pointers;
+pub mod references;
+pub mod schemas;
+
+use std::path::Path;
+
+use crate::diag::{Diagnostic, Report};
+use crate::error::Result;
+use crate::suite::Suite;
+use crate::suite::index::CaseIndex;
+use crate::suite::load::{self, MANIFEST};
+
+/// Reads and validates the suite at `root`. `Err` only when the suite could not be read at all.
+pub fn validate(root: &Path) -> Result<Report> {
+    let suite = load::load(root)?;
+    Ok(validate_suite(&suite, &root.display().to_string()))
+}
+
+/// Validates an already loaded suite.
+pub fn validate_suite(suite: &Suite, subject: &str) -> Report {
+    let mut out: Vec<Diagnostic> = suite.problems.clone();
+    files::check(suite, &mut out);
+    if let Some(manifest) = suite.manifest() {
+        let index = CaseIndex::new(manifest);
+        manifest::check(suite, manifest, &index, &mut out);
+        references::check(suite, manifest, &mut out);
+        pointers::check(suite, &index, &mut out);
+        let compiled = schemas::compile(suite, &mut out);
+        schemas::check_fixtures(suite, &compiled, &index, &mut out);
+        schemas::check_example(suite, &compiled, &mut out);
+        let counts = evaluator::check(suite, manifest, &mut out);
+        locate(suite, &index, &mut out);
+        let mut report = finish(subject, out);
+        report.summary.push(format!(
+            "{} cases in {} sections, {} fixtures; reference evaluator: {} pass, {} skip",
+            index.len(),
+            index.sections(),
+            suite.files_under("fixtures").count(),
+            counts.pass,
+            counts.skip,
+        ));
+        return report;
+    }
+    let compiled = schemas::compile(suite, &mut out);
+    schemas::check_example(suite, &compiled, &mut out);
+    finish(subject, out)
+}
+
+fn finish(subject: &str, diagnostics: Vec<Diagnostic>) -> Report {
+    let mut report = Report::new(subject);
+    report.diagnostics = diagnostics;
+    report.sort();
+    report
+}
+
+/// Attaches a line:column to every finding with a pointer into a parsed JSON file, and the
+/// section/case id to every finding that points into a manifest case.
+fn locate(suite: &Suite, index: &CaseIndex, out: &mut [Diagnostic]) {
+    for d in out.iter_mut() {
+        let Some(pointer) = d.pointer.clone() else {
+            continue;
+        };
+        if d.line_col.is_none()
+            && let Some(node) = suite.json(&d.file).and_then(|doc| doc.tree.at(&pointer))
+        {
+            d.line_col = Some((node.pos.line, node.pos.column));
+        }
+        if d.case.is_none()
+            && d.file == MANIFEST
+            && let Some(case) = index.case_at(&pointer)
+        {
+            d.case = Some((case.section.clone(), case.id.clone()));
+        }
+    }
+}

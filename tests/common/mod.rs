@@ -1,0 +1,136 @@
+//! Shared helpers for the integration tests: a private copy of the bundled suite, JSON edits on
+//! it, and running the real `bqsuite` binary.
+#![allow(dead_code)]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+/// The bundled canonical suite.
+pub fn bundled_suite() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("suite")
+}
+
+/// Copies a directory tree (regular files and directories only).
+pub fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// A temporary copy of the bundled suite that a test may break.
+pub struct SuiteCopy {
+    pub dir: tempfile::TempDir,
+}
+
+impl SuiteCopy {
+    pub fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        copy_tree(&bundled_suite(), &dir.path().join("suite"));
+        SuiteCopy { dir }
+    }
+
+    pub fn path(&self) -> PathBuf {
+        self.dir.path().join("suite")
+    }
+
+    pub fn file(&self, rel: &str) -> PathBuf {
+        self.path().join(rel)
+    }
+
+    pub fn read_json(&self, rel: &str) -> Value {
+        serde_json::from_str(&fs::read_to_string(self.file(rel)).unwrap()).unwrap()
+    }
+
+    pub fn write_json(&self, rel: &str, value: &Value) {
+        let mut text = serde_json::to_string_pretty(value).unwrap();
+        text.push('\n');
+        fs::write(self.file(rel), text).unwrap();
+    }
+
+    /// Edits a JSON file of the copy in place.
+    pub fn edit_json(&self, rel: &str, edit: impl FnOnce(&mut Value)) {
+        let mut value = self.read_json(rel);
+        edit(&mut value);
+        self.write_json(rel, &value);
+    }
+
+    /// Edits manifest.json in place.
+    pub fn edit_manifest(&self, edit: impl FnOnce(&mut Value)) {
+        self.edit_json("manifest.json", edit);
+    }
+
+    pub fn write(&self, rel: &str, text: &str) {
+        fs::write(self.file(rel), text).unwrap();
+    }
+}
+
+/// Runs `bqsuite` with `args` in `cwd`.
+pub fn bqsuite_in(cwd: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bqsuite"))
+        .args(args)
+        .current_dir(cwd)
+        .env_remove("SOURCE_DATE_EPOCH")
+        .output()
+        .expect("run bqsuite")
+}
+
+/// Runs `bqsuite` with `args` in the crate root.
+pub fn bqsuite(args: &[&str]) -> Output {
+    bqsuite_in(Path::new(env!("CARGO_MANIFEST_DIR")), args)
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+pub fn code(o: &Output) -> i32 {
+    o.status.code().expect("exit code")
+}
+
+/// Validates `suite` with JSON output; returns (exit code, diagnostics).
+pub fn validate_json(suite: &Path) -> (i32, Vec<Value>) {
+    let out = bqsuite(&["validate", suite.to_str().unwrap(), "--format", "json"]);
+    let doc: Value = serde_json::from_str(&stdout(&out)).unwrap_or_else(|e| {
+        panic!(
+            "validate --format json printed invalid JSON ({e}): {}",
+            stdout(&out)
+        )
+    });
+    (
+        code(&out),
+        doc["diagnostics"].as_array().cloned().unwrap_or_default(),
+    )
+}
+
+/// Asserts validation exits 1 with a finding of `code` whose fields contain the given
+/// `(field, substring)` pairs; returns that finding.
+pub fn assert_finding(suite: &Path, code_name: &str, fields: &[(&str, &str)]) -> Value {
+    let (exit, diags) = validate_json(suite);
+    assert_eq!(exit, 1, "expected exit 1; findings: {diags:#?}");
+    let found = diags.iter().find(|d| {
+        d["code"] == code_name
+            && fields.iter().all(|(field, want)| {
+                d[*field]
+                    .as_str()
+                    .map(|s| s.contains(want))
+                    .unwrap_or_else(|| d[*field].to_string().contains(want))
+            })
+    });
+    found
+        .cloned()
+        .unwrap_or_else(|| panic!("no `{code_name}` finding with {fields:?}; findings: {diags:#?}"))
+}
