@@ -49,6 +49,18 @@ impl fmt::Display for Mismatch {
     }
 }
 
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Verdict::Pass => f.write_str("pass"),
+            Verdict::Mismatch(m) => write!(f, "{}: {m}", m.pointer),
+            Verdict::Skip { reason } => write!(f, "skip ({reason})"),
+            Verdict::Malformed { pointer, message } => write!(f, "{pointer}: {message}"),
+            Verdict::NoRule => f.write_str("no reference rule for this section"),
+        }
+    }
+}
+
 /// Gives the evaluator the text of the suite's files without doing I/O itself.
 pub trait FixtureSource {
     /// The UTF-8 text of the file at `rel_path` (relative to the suite root, `/`-separated), or

@@ -59,6 +59,23 @@ pub struct Suite {
 }
 
 impl SuiteFile {
+    /// A suite file from its bytes; `.json` files are parsed.
+    pub fn from_bytes(rel: &str, bytes: Vec<u8>) -> Self {
+        let json = rel
+            .ends_with(".json")
+            .then(|| match std::str::from_utf8(&bytes) {
+                Ok(text) => json::parse(text).map(|tree| JsonDoc {
+                    value: tree.to_value(),
+                    tree,
+                }),
+                Err(_) => Err(json::SyntaxError {
+                    pos: json::Pos { line: 1, column: 1 },
+                    message: "the file is not valid UTF-8".to_string(),
+                }),
+            });
+        SuiteFile { bytes, json }
+    }
+
     /// The text, when the bytes are UTF-8.
     pub fn text(&self) -> Option<&str> {
         std::str::from_utf8(&self.bytes).ok()
@@ -227,22 +244,8 @@ fn read_entry(suite: &mut Suite, path: &Path, rel: &str, total: &mut u64) -> Res
     fs::File::open(path)
         .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
         .map_err(|e| Error::io("read", path, e))?;
-    let json = if rel.ends_with(".json") {
-        Some(match std::str::from_utf8(&bytes).ok() {
-            Some(t) => json::parse(t).map(|tree| JsonDoc {
-                value: tree.to_value(),
-                tree,
-            }),
-            None => Err(json::SyntaxError {
-                pos: json::Pos { line: 1, column: 1 },
-                message: "the file is not valid UTF-8".to_string(),
-            }),
-        })
-    } else {
-        None
-    };
     suite
         .files
-        .insert(rel.to_string(), SuiteFile { bytes, json });
+        .insert(rel.to_string(), SuiteFile::from_bytes(rel, bytes));
     Ok(())
 }

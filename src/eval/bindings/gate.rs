@@ -11,6 +11,7 @@
 use serde_json::Number;
 
 use super::Binding;
+use crate::eval::model::is_ascii_blank;
 
 /// The value of the gate property as a manifest case describes it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -59,24 +60,9 @@ impl GateVerdict {
     }
 }
 
-/// The blank set shared by every SDK: space, `\t`, `\n`, `\v` (U+000B), `\f` (U+000C), `\r`.
-/// (Rust's `char::is_ascii_whitespace` lacks U+000B, so it is not used.)
-pub const BLANK_CHARS: [char; 6] = [' ', '\t', '\n', '\u{0B}', '\u{0C}', '\r'];
-
-/// Whether `c` is one of the six ASCII blank characters.
-pub fn is_blank_char(c: char) -> bool {
-    BLANK_CHARS.contains(&c)
-}
-
-/// Empty, or made only of the six ASCII blank characters. Never Unicode-aware: NBSP, NEL,
-/// U+3000 and the BOM are not blank.
-pub fn is_blank(text: &str) -> bool {
-    text.chars().all(is_blank_char)
-}
-
 /// The gate applied to a string property value.
 pub fn gate_str(text: &str) -> GateVerdict {
-    if text == "1" || is_blank(text) {
+    if text == "1" || is_ascii_blank(text) {
         GateVerdict::Decode
     } else {
         GateVerdict::Reject
@@ -243,9 +229,9 @@ mod tests {
     #[test]
     fn vertical_tab_is_blank_unlike_std() {
         assert!(!'\u{0B}'.is_ascii_whitespace());
-        assert!(is_blank("\u{0B}"));
-        assert!(is_blank(""));
-        assert!(!is_blank("\u{A0}"));
+        assert!(is_ascii_blank("\u{0B}"));
+        assert!(is_ascii_blank(""));
+        assert!(!is_ascii_blank("\u{A0}"));
     }
 
     #[test]

@@ -14,7 +14,7 @@ use std::fmt;
 
 use serde_json::{Map, Number, Value};
 
-use super::gate::is_blank;
+use crate::eval::model::is_ascii_blank;
 
 /// The `app_id` / `bq_app_id` every BabelQueue producer sets.
 pub const APP_ID: &str = "babelqueue";
@@ -58,7 +58,7 @@ pub fn resolve_urn(envelope: &Value) -> Option<&str> {
         envelope
             .get(key)
             .and_then(Value::as_str)
-            .filter(|s| !is_blank(s))
+            .filter(|s| !is_ascii_blank(s))
     };
     usable("job").or_else(|| usable("urn"))
 }

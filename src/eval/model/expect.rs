@@ -6,9 +6,9 @@ use serde_json::{Map, Value};
 
 use super::decode::{Decoded, Rejection, decode};
 use super::make::{MakeError, MakeInput};
-use super::pointer::resolve;
 use crate::eval::case::{Case, Step, compact};
 use crate::eval::outcome::{FixtureSource, Mismatch, Verdict};
+use crate::json::pointer::resolve;
 use crate::suite::ids::escape_token;
 
 /// `base` extended by one (escaped) reference token.
@@ -76,7 +76,12 @@ pub fn decode_fixture(
 /// Resolves `pointer` (a string found in the manifest at `at`) in `doc`; a syntactically invalid
 /// pointer makes the case malformed.
 pub fn resolve_checked<'v>(doc: &'v Value, pointer: &str, at: &str) -> Step<Option<&'v Value>> {
-    resolve(doc, pointer).map_err(|e| malformed_at(at.to_string(), e.to_string()))
+    resolve(doc, pointer).map_err(|e| {
+        malformed_at(
+            at.to_string(),
+            format!("invalid JSON pointer `{pointer}`: {e}"),
+        )
+    })
 }
 
 fn derived_words(value: Option<&Value>) -> String {

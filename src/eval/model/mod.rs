@@ -13,7 +13,6 @@ pub mod decode;
 pub mod encode;
 pub mod expect;
 pub mod make;
-pub mod pointer;
 #[cfg(test)]
 pub(crate) mod testkit;
 

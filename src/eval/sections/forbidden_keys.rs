@@ -9,8 +9,8 @@ use crate::eval::model::encode::encode;
 use crate::eval::model::expect::{
     check_pointer_values, check_pointers_absent, decode_fixture, describe_warnings,
 };
-use crate::eval::model::pointer::parse_pointer;
 use crate::eval::outcome::{FixtureSource, Verdict};
+use crate::json::pointer::parse_pointer;
 use crate::suite::ids::CaseRef;
 
 pub fn run(case: &CaseRef<'_>, _section_block: &Value, fixtures: &dyn FixtureSource) -> Verdict {
@@ -19,7 +19,12 @@ pub fn run(case: &CaseRef<'_>, _section_block: &Value, fixtures: &dyn FixtureSou
 
 fn run_case(c: &Case<'_>, fixtures: &dyn FixtureSource) -> Step<()> {
     let forbidden_key = c.str("forbidden_key")?;
-    parse_pointer(forbidden_key).map_err(|e| c.malformed("forbidden_key", e.to_string()))?;
+    parse_pointer(forbidden_key).map_err(|e| {
+        c.malformed(
+            "forbidden_key",
+            format!("invalid JSON pointer `{forbidden_key}`: {e}"),
+        )
+    })?;
     let expect = c.str("expect")?;
     if expect != "warn" {
         return Err(c.malformed(
