@@ -31,6 +31,10 @@ pub enum Command {
         /// The suite directory.
         #[arg(default_value = "suite")]
         suite: PathBuf,
+        /// Also check the version rules against an earlier suite (directory or release tarball):
+        /// the change must be covered by the SemVer bump.
+        #[arg(long, value_name = "OLD")]
+        since: Option<PathBuf>,
         /// Output format.
         #[arg(long, value_enum, default_value_t)]
         format: FormatArg,
@@ -77,6 +81,91 @@ pub enum Command {
         /// With --check: show unified diffs of changed text files.
         #[arg(long)]
         diff: bool,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: FormatArg,
+    },
+    /// Vendor the suite into sibling SDK checkouts, or --check which copies have drifted.
+    Sync {
+        /// The canonical suite directory.
+        #[arg(long, default_value = "suite")]
+        suite: PathBuf,
+        /// The directory holding the SDK checkouts (default: the parent of this repository).
+        #[arg(long)]
+        workspace: Option<PathBuf>,
+        /// The targets file (default: <suite>/sync-targets.txt).
+        #[arg(long)]
+        targets: Option<PathBuf>,
+        /// Report drift only; write nothing.
+        #[arg(long)]
+        check: bool,
+        /// With --check: show unified diffs of changed files.
+        #[arg(long, requires = "check")]
+        diff: bool,
+        /// A missing SDK repository is a failure, not a skip.
+        #[arg(long)]
+        strict: bool,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: FormatArg,
+    },
+    /// Check SDK results files, build the compatibility matrix, or diff two runs of one SDK.
+    Results {
+        #[command(subcommand)]
+        action: ResultsAction,
+    },
+    /// Classify the change between two suites (directories or release tarballs) and check that
+    /// NEW's version makes the SemVer bump it needs.
+    Diff {
+        /// The earlier suite.
+        old: PathBuf,
+        /// The later suite.
+        new: PathBuf,
+        /// Write a release-notes draft (Markdown) listing the new cases per section.
+        #[arg(long, value_name = "FILE")]
+        markdown: Option<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: FormatArg,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ResultsAction {
+    /// Decide whether each SDK results file is Compatible with the suite, listing every reason
+    /// it is not.
+    Check {
+        /// results.json files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The suite the results are checked against.
+        #[arg(long, default_value = "suite")]
+        suite: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: FormatArg,
+    },
+    /// The compatibility matrix: SDKs as columns, sections as rows.
+    Matrix {
+        /// results.json files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The suite the results are checked against.
+        #[arg(long, default_value = "suite")]
+        suite: PathBuf,
+        /// Write a self-contained HTML page here.
+        #[arg(long, value_name = "OUT")]
+        html: Option<PathBuf>,
+        /// Write a GitHub-flavoured Markdown table here.
+        #[arg(long, value_name = "OUT")]
+        markdown: Option<PathBuf>,
+    },
+    /// Cases of one SDK that went from pass to fail/skip between two runs, and back.
+    Diff {
+        /// The earlier results.json.
+        old: PathBuf,
+        /// The later results.json.
+        new: PathBuf,
         /// Output format.
         #[arg(long, value_enum, default_value_t)]
         format: FormatArg,

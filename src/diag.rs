@@ -143,8 +143,10 @@ pub struct Report {
     /// What was checked (a path as the user gave it).
     pub subject: String,
     pub diagnostics: Vec<Diagnostic>,
-    /// Short facts worth printing on success (e.g. "84 cases in 22 sections").
+    /// Short facts worth printing (e.g. "84 cases in 22 sections", one line per sync target).
     pub summary: Vec<String>,
+    /// Command-specific structured output for `--format json` (e.g. per-target statuses).
+    pub data: Value,
 }
 
 impl Report {
@@ -235,14 +237,14 @@ pub fn render_human(report: &Report, what: &str) -> String {
         out.push_str(&render_diagnostic(d));
         out.push_str("\n\n");
     }
+    for fact in &report.summary {
+        let _ = writeln!(out, "{fact}");
+    }
     let (errors, warnings) = (report.errors(), report.warnings());
     if errors == 0 {
         let _ = write!(out, "ok: {} {what}", report.subject);
         if warnings > 0 {
             let _ = write!(out, " ({warnings} warning{})", plural(warnings));
-        }
-        for fact in &report.summary {
-            let _ = write!(out, "\n  {fact}");
         }
     } else {
         let _ = write!(
@@ -268,6 +270,7 @@ pub fn render_json(report: &Report, command: &str) -> String {
         "errors": report.errors(),
         "warnings": report.warnings(),
         "summary": report.summary,
+        "data": report.data,
         "diagnostics": report.diagnostics.iter().map(Diagnostic::to_json).collect::<Vec<_>>(),
     });
     let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();

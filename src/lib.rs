@@ -5,6 +5,7 @@
 
 pub mod archive;
 pub mod diag;
+pub mod diff;
 pub mod error;
 pub mod eval;
 pub mod fetch;
@@ -12,7 +13,9 @@ pub mod fsutil;
 pub mod json;
 pub mod reference;
 pub mod release;
+pub mod results;
 pub mod suite;
+pub mod sync;
 pub mod timefmt;
 pub mod validate;
 

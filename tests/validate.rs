@@ -538,3 +538,20 @@ fn human_output_names_file_place_and_help() {
     assert!(text.contains("help:"), "{text}");
     assert!(text.contains("FAILED"), "{text}");
 }
+
+#[test]
+fn duplicate_keys_fixture_must_really_repeat_its_keys() {
+    let s = SuiteCopy::new();
+    let file = fixture_of(&s, "cases", "duplicate-keys-last-wins");
+    let raw = std::fs::read_to_string(s.file(&file)).unwrap();
+    assert!(raw.matches("\"job\"").count() >= 2 && raw.matches("\"data\"").count() >= 2);
+    // Rewriting the fixture through a JSON value keeps only the last `job` and `data`: the
+    // case would then no longer test last-wins.
+    s.edit_json(&file, |_| {});
+    let d = assert_finding(
+        &s.path(),
+        "expectation-mismatch",
+        &[("case", "duplicate-keys-last-wins")],
+    );
+    assert_eq!(d["section"], "cases");
+}

@@ -3,6 +3,8 @@
 
 use sha2::{Digest, Sha256};
 
+pub mod verify;
+
 /// File mode of every regular file in an asset (and of every file fetch writes).
 pub const FILE_MODE: u32 = 0o644;
 /// Mode of every directory in an asset (and of every directory fetch creates).

@@ -1,14 +1,43 @@
-//! `bqsuite fetch`: download, verify, refuse unsafe archives, unpack or `--check`. (Being
-//! implemented.)
+//! `bqsuite fetch`: download a released suite, verify its checksum and the archive itself, then
+//! unpack it into DEST — or, with `--check`, compare a vendored copy with it, writing nothing.
+//!
+//! The asset is read as a stream: its sha256 is computed while the gzip and tar layers are
+//! verified ([`crate::archive::verify`]), so memory stays flat whatever its size.
+//! - `--check`: one pass; every file of the vendored set is compared with the directory as it
+//!   goes by ([`compare::Comparer`]); the findings count only when the checksum matched and the
+//!   archive was accepted.
+//! - unpack: a first pass verifies the whole asset (checksum and archive) without writing anything
+//!   but, for a download, a private copy in a staging directory beside DEST; a second pass over
+//!   that copy (or the `file://` source) unpacks it into the staging directory, re-checking the
+//!   checksum, and one rename puts the tree in place.
 
-use std::path::PathBuf;
+pub mod compare;
+pub mod progress;
+pub mod source;
+mod unpack;
 
-use crate::diag::Report;
+use std::fs;
+use std::io::{BufReader, Read};
+use std::path::{Component, Path, PathBuf};
+
+use crate::archive::verify::{self, Discard, Fault, Sink, Summary};
+use crate::archive::{SUMS_FILE, asset_name, sums_lookup};
+use crate::diag::{Diagnostic, Report};
 use crate::error::{Error, Result};
+
+pub use crate::archive::verify::Limits;
+pub use compare::{CompareOptions, Comparer, Comparison, compare_dirs, compare_files};
+pub use source::Network;
+use source::{Fetcher, Hashing, Location};
 
 /// The default location of released assets; `{version}` is replaced.
 pub const DEFAULT_BASE_URL: &str =
     "https://github.com/BabelQueue/conformance/releases/download/v{version}";
+
+/// Largest SHA256SUMS read.
+const MAX_SUMS_BYTES: u64 = 64 * 1024;
+/// Read buffer between the source and the gzip decoder.
+const BUFFER: usize = 256 * 1024;
 
 /// What to fetch and what to do with it.
 #[derive(Debug, Clone)]
@@ -23,14 +52,435 @@ pub struct Options {
     pub sha256: Option<String>,
     /// Attach unified diffs of changed text files (check mode).
     pub diff: bool,
-    /// Where the assets are (`BQ_CONFORMANCE_BASE_URL`), else [`DEFAULT_BASE_URL`].
+    /// Where the assets are (`BQ_CONFORMANCE_BASE_URL`), else [`DEFAULT_BASE_URL`]. `{version}`
+    /// is replaced in either.
     pub base_url: Option<String>,
-    /// Show a progress bar on standard error (a terminal, not CI).
+    /// Show a progress bar on standard error (a terminal, not CI). The library does not draw it:
+    /// the caller passes a sink to [`fetch_with_progress`] when this is set.
     pub progress: bool,
+    /// Timeouts and retries.
+    pub network: Network,
+    /// Caps on the archive (size, entries, unpacked size).
+    pub limits: Limits,
 }
 
-/// Runs fetch. Findings (exit 1): checksum mismatch, refused archive, drift. `Err` (exit 2):
-/// usage, network, I/O.
-pub fn fetch(_options: &Options) -> Result<Report> {
-    Err(Error::Usage("fetch is not implemented yet".into()))
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            version: String::new(),
+            dest: PathBuf::new(),
+            check: false,
+            sha256: None,
+            diff: false,
+            base_url: None,
+            progress: false,
+            network: Network::default(),
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// Runs fetch without progress reporting. See [`fetch_with_progress`].
+pub fn fetch(options: &Options) -> Result<Report> {
+    fetch_with_progress(options, &mut |_, _| {})
+}
+
+/// Runs fetch; `progress(bytes_read, total)` is called as the asset downloads. Findings (exit 1):
+/// checksum mismatch, refused archive, drift. `Err` (exit 2): usage, network, I/O.
+pub fn fetch_with_progress(
+    options: &Options,
+    progress: &mut dyn FnMut(u64, Option<u64>),
+) -> Result<Report> {
+    let version = parse_version(&options.version)?;
+    let pin = options.sha256.as_deref().map(parse_pin).transpose()?;
+    let base = options
+        .base_url
+        .as_deref()
+        .unwrap_or(DEFAULT_BASE_URL)
+        .replace("{version}", version);
+    let name = asset_name(version);
+    let asset = Location::resolve(&base, &name)?;
+    let sums = Location::resolve(&base, SUMS_FILE)?;
+    // DEST is checked before anything is downloaded.
+    let target = if options.check {
+        check_dir(&options.dest)?;
+        None
+    } else {
+        Some(prepare_dest(&options.dest)?)
+    };
+    let mut fetcher = Fetcher::new(&options.network);
+    let mut run = Run {
+        options,
+        version,
+        asset,
+        report: Report::new(String::new()),
+    };
+    run.report.subject = run.asset.shown();
+    let expected = match pin {
+        Some(hash) => Expected {
+            hash,
+            source: "--sha256".into(),
+        },
+        None => match read_sums(&mut fetcher, &sums, version, &name) {
+            Ok(hash) => Expected {
+                hash,
+                source: format!("{SUMS_FILE} at {}", sums.shown()),
+            },
+            Err(fault) => return run.settle(fault),
+        },
+    };
+    let outcome = match &target {
+        None => run.check(&mut fetcher, &expected, progress),
+        Some(target) => run.unpack(&mut fetcher, &expected, target, progress),
+    };
+    match outcome {
+        Ok(()) => Ok(run.report),
+        Err(fault) => run.settle(fault),
+    }
+}
+
+/// The hash the asset must have, and where it comes from.
+struct Expected {
+    hash: String,
+    source: String,
+}
+
+struct Run<'o> {
+    options: &'o Options,
+    version: &'o str,
+    asset: Location,
+    report: Report,
+}
+
+/// What one pass over the asset found.
+struct Pass {
+    digest: String,
+    bytes: u64,
+    verdict: std::result::Result<Summary, Fault>,
+}
+
+impl Run<'_> {
+    /// A refusal becomes the report's finding (exit 1); a failure is an error (exit 2).
+    fn settle(mut self, fault: Fault) -> Result<Report> {
+        match fault {
+            Fault::Refused(mut d) => {
+                self.report.subject = self.asset.shown();
+                if d.file.is_empty() {
+                    d.file = asset_name(self.version);
+                }
+                self.report.push(*d);
+                Ok(self.report)
+            }
+            Fault::Failed(e) => Err(e),
+        }
+    }
+
+    /// Reads the whole asset once through `sink`: hashes every byte (the rest is read even after
+    /// a refusal, so that a tampered asset is reported as such), verifies the archive.
+    fn pass(
+        &self,
+        reader: Box<dyn Read + '_>,
+        length: Option<u64>,
+        tee: Option<(fs::File, PathBuf)>,
+        progress: Option<&mut dyn FnMut(u64, Option<u64>)>,
+        sink: &mut dyn Sink,
+    ) -> std::result::Result<Pass, Fault> {
+        let limits = &self.options.limits;
+        let mut hashing =
+            Hashing::new(reader, limits.max_archive_bytes, length, self.asset.shown());
+        if let Some((file, path)) = tee {
+            hashing = hashing.tee(file, path);
+        }
+        if let Some(progress) = progress {
+            hashing = hashing.progress(progress);
+        }
+        let verdict = {
+            let mut input = BufReader::with_capacity(BUFFER, &mut hashing);
+            verify::verify(&mut input, self.version, limits, sink)
+        };
+        if let Err(Fault::Failed(e)) = verdict {
+            return Err(Fault::Failed(e));
+        }
+        hashing.drain()?;
+        let bytes = hashing.count();
+        let digest = hashing.finish()?;
+        Ok(Pass {
+            digest,
+            bytes,
+            verdict,
+        })
+    }
+
+    /// The checksum first (a tampered asset is a checksum mismatch, whatever else is wrong with
+    /// it), then the archive's verdict.
+    fn judge(
+        &self,
+        pass: Pass,
+        expected: &Expected,
+    ) -> std::result::Result<(Summary, u64, String), Fault> {
+        if pass.digest != expected.hash {
+            return Err(Fault::Refused(Box::new(
+                Diagnostic::error(
+                    "checksum-mismatch",
+                    asset_name(self.version),
+                    format!(
+                        "the asset's sha256 is {}, but {} says {}",
+                        pass.digest, expected.source, expected.hash
+                    ),
+                )
+                .help(
+                    "the download is corrupt or was tampered with (or the pin is wrong); nothing \
+                     was written",
+                ),
+            )));
+        }
+        let summary = pass.verdict?;
+        Ok((summary, pass.bytes, pass.digest))
+    }
+
+    fn check(
+        &mut self,
+        fetcher: &mut Fetcher,
+        expected: &Expected,
+        progress: &mut dyn FnMut(u64, Option<u64>),
+    ) -> std::result::Result<(), Fault> {
+        let dir = &self.options.dest;
+        let mut comparer = Comparer::new(
+            dir,
+            &CompareOptions {
+                diff: self.options.diff,
+                expected_label: format!("release {}", self.version),
+            },
+        )?;
+        let opened = fetcher.open(
+            &self.asset,
+            self.version,
+            self.options.limits.max_archive_bytes,
+        )?;
+        let pass = self.pass(
+            opened.reader,
+            opened.length,
+            None,
+            Some(progress),
+            &mut comparer,
+        )?;
+        let (_, bytes, digest) = self.judge(pass, expected)?;
+        let comparison = comparer.finish()?;
+        self.report.subject = dir.display().to_string();
+        self.report.diagnostics.extend(comparison.findings);
+        self.report.summary.push(format!(
+            "{}: {bytes} bytes, sha256 {digest} (matches {})",
+            asset_name(self.version),
+            expected.source
+        ));
+        self.report.summary.push(format!(
+            "{} file{} of the vendored set match release {}",
+            comparison.matched,
+            crate::diag::plural(comparison.matched),
+            self.version
+        ));
+        Ok(())
+    }
+
+    fn unpack(
+        &mut self,
+        fetcher: &mut Fetcher,
+        expected: &Expected,
+        target: &Path,
+        progress: &mut dyn FnMut(u64, Option<u64>),
+    ) -> std::result::Result<(), Fault> {
+        let staging = unpack::Staging::create(target)?;
+        let cap = self.options.limits.max_archive_bytes;
+        // Pass 1: verify everything; keep a private copy of a download for pass 2.
+        let (local, digest) = {
+            let opened = fetcher.open(&self.asset, self.version, cap)?;
+            let (local, tee) = match &self.asset {
+                Location::File(path) => (path.clone(), None),
+                Location::Http(_) => {
+                    let path = staging.download();
+                    (path.clone(), Some((staging.create_download()?, path)))
+                }
+            };
+            let pass = self.pass(
+                opened.reader,
+                opened.length,
+                tee,
+                Some(progress),
+                &mut Discard,
+            )?;
+            let (_, _, digest) = self.judge(pass, expected)?;
+            (local, digest)
+        };
+        // Pass 2: unpack what was verified, checking it is still the same bytes.
+        let file =
+            fs::File::open(&local).map_err(|e| Fault::Failed(Error::io("open", &local, e)))?;
+        let mut extract = unpack::Extract::new(staging.tree())?;
+        let pass = self.pass(Box::new(file), None, None, None, &mut extract)?;
+        let again = Expected {
+            hash: digest.clone(),
+            source: "the asset as it was verified (it changed while being unpacked)".into(),
+        };
+        let (summary, bytes, _) = self.judge(pass, &again)?;
+        staging.commit(target)?;
+        self.report.subject = self.options.dest.display().to_string();
+        self.report.summary.push(format!(
+            "{}: {bytes} bytes, sha256 {digest} (matches {})",
+            asset_name(self.version),
+            expected.source
+        ));
+        self.report.summary.push(format!(
+            "unpacked {} file{} ({} bytes) into {}",
+            summary.files,
+            crate::diag::plural(summary.files),
+            summary.bytes,
+            self.options.dest.display()
+        ));
+        Ok(())
+    }
+}
+
+/// VERSION must be SemVer (`latest`, `v1.5.0` and other words are usage errors).
+fn parse_version(text: &str) -> Result<&str> {
+    match semver::Version::parse(text) {
+        Ok(_) => Ok(text),
+        Err(e) => {
+            let hint = if text.starts_with('v') && semver::Version::parse(&text[1..]).is_ok() {
+                format!(" (write {} without the `v`)", &text[1..])
+            } else {
+                String::new()
+            };
+            Err(Error::Usage(format!(
+                "VERSION must be a SemVer version such as 1.5.0, not `{text}`{hint}: {e}"
+            )))
+        }
+    }
+}
+
+/// `--sha256` must be 64 hex digits.
+fn parse_pin(text: &str) -> Result<String> {
+    if text.len() == 64 && text.bytes().all(|b| b.is_ascii_hexdigit()) {
+        Ok(text.to_ascii_lowercase())
+    } else {
+        Err(Error::Usage(format!(
+            "--sha256 must be 64 hexadecimal digits, not `{text}`"
+        )))
+    }
+}
+
+/// `--check` needs an existing directory.
+fn check_dir(dir: &Path) -> Result<()> {
+    match fs::symlink_metadata(dir) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(_) => Err(Error::bad_path(dir, "is not a directory")),
+        Err(e) => Err(Error::io("read", dir, e)),
+    }
+}
+
+/// DEST must not exist, or be an empty directory (not a link); its parent must exist. Returns
+/// the absolute path the tree will be renamed to.
+fn prepare_dest(dest: &Path) -> Result<PathBuf> {
+    match fs::symlink_metadata(dest) {
+        Ok(m) if m.file_type().is_symlink() => {
+            return Err(Error::bad_path(
+                dest,
+                "is a symbolic link; give a real directory",
+            ));
+        }
+        Ok(m) if m.is_dir() => {
+            let mut entries = fs::read_dir(dest).map_err(|e| Error::io("read", dest, e))?;
+            if entries.next().is_some() {
+                return Err(Error::bad_path(
+                    dest,
+                    "already exists and is not empty; fetch unpacks only into a new or empty \
+                     directory (use --check to compare a vendored copy)",
+                ));
+            }
+            let absolute = fs::canonicalize(dest).map_err(|e| Error::io("resolve", dest, e))?;
+            if absolute.parent().is_none() {
+                return Err(Error::bad_path(
+                    dest,
+                    "cannot unpack over the root directory",
+                ));
+            }
+            return Ok(absolute);
+        }
+        Ok(_) => {
+            return Err(Error::bad_path(
+                dest,
+                "already exists and is not a directory",
+            ));
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(Error::io("read", dest, e)),
+    }
+    let Some(Component::Normal(name)) = dest.components().next_back() else {
+        return Err(Error::bad_path(dest, "does not name a directory to create"));
+    };
+    let parent = match dest.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    match fs::metadata(parent) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => return Err(Error::bad_path(parent, "is not a directory")),
+        Err(e) => {
+            return Err(Error::io(
+                "use the parent directory (it must exist)",
+                parent,
+                e,
+            ));
+        }
+    }
+    let parent = fs::canonicalize(parent).map_err(|e| Error::io("resolve", parent, e))?;
+    Ok(parent.join(name))
+}
+
+/// The expected hash from SHA256SUMS (a missing line or unreadable file is `checksum-missing`).
+fn read_sums(
+    fetcher: &mut Fetcher,
+    sums: &Location,
+    version: &str,
+    name: &str,
+) -> std::result::Result<String, Fault> {
+    let shown = sums.shown();
+    let opened = fetcher.open(sums, version, u64::MAX)?;
+    let mut bytes = Vec::new();
+    opened
+        .reader
+        .take(MAX_SUMS_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Fault::from_io(e, |e| Fault::Failed(Error::io("read", &shown, e))))?;
+    let missing = |why: String| {
+        Fault::Refused(Box::new(
+            Diagnostic::error("checksum-missing", SUMS_FILE, why).help(
+                "the release is incomplete; pin the asset's hash with --sha256 if you know it",
+            ),
+        ))
+    };
+    if bytes.len() as u64 > MAX_SUMS_BYTES {
+        return Err(missing(format!(
+            "{shown} is larger than {MAX_SUMS_BYTES} bytes"
+        )));
+    }
+    let text = String::from_utf8(bytes).map_err(|_| missing(format!("{shown} is not text")))?;
+    sums_lookup(&text, name).ok_or_else(|| missing(format!("{shown} has no line for {name}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_and_pins() {
+        assert!(parse_version("1.5.0").is_ok());
+        assert!(parse_version("1.5.0-pre").is_ok());
+        for bad in ["latest", "v1.5.0", "1.5", "", "1.5.0/../x"] {
+            assert!(parse_version(bad).is_err(), "{bad}");
+        }
+        let hint = parse_version("v1.5.0").unwrap_err().to_string();
+        assert!(hint.contains("without the `v`"), "{hint}");
+        assert!(parse_pin(&"A".repeat(64)).is_ok());
+        assert!(parse_pin("abc").is_err());
+        assert!(parse_pin(&"g".repeat(64)).is_err());
+    }
 }

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use serde_json::Value;
 
@@ -33,11 +34,12 @@ pub const ENVELOPE_SCHEMA: &str = "schema/message-envelope.schema.json";
 pub const RESULTS_SCHEMA: &str = "schema/results.schema.json";
 pub const RESULTS_EXAMPLE: &str = "schema/results.example.json";
 
-/// A parsed JSON file: the value (last-wins on repeated keys) and the positioned tree.
+/// A parsed JSON file: the value (last-wins on repeated keys), and, built on first use, the
+/// positioned tree that maps JSON pointers to line:column and lists repeated keys.
 #[derive(Debug)]
 pub struct JsonDoc {
     pub value: Value,
-    pub tree: json::Node,
+    tree: OnceLock<Option<json::Node>>,
 }
 
 /// One file of the suite.
@@ -59,26 +61,57 @@ pub struct Suite {
 }
 
 impl SuiteFile {
-    /// A suite file from its bytes; `.json` files are parsed.
+    /// A suite file from its bytes; `.json` files are parsed (to a value only: the positioned
+    /// tree is built lazily by [`SuiteFile::tree`], since most files never need it).
     pub fn from_bytes(rel: &str, bytes: Vec<u8>) -> Self {
-        let json = rel
-            .ends_with(".json")
-            .then(|| match std::str::from_utf8(&bytes) {
-                Ok(text) => json::parse(text).map(|tree| JsonDoc {
-                    value: tree.to_value(),
-                    tree,
-                }),
-                Err(_) => Err(json::SyntaxError {
-                    pos: json::Pos { line: 1, column: 1 },
-                    message: "the file is not valid UTF-8".to_string(),
-                }),
-            });
+        let json = rel.ends_with(".json").then(|| parse_value(&bytes));
         SuiteFile { bytes, json }
     }
 
     /// The text, when the bytes are UTF-8.
     pub fn text(&self) -> Option<&str> {
         std::str::from_utf8(&self.bytes).ok()
+    }
+
+    /// The parsed document, if this is a JSON file that parsed.
+    pub fn doc(&self) -> Option<&JsonDoc> {
+        self.json.as_ref()?.as_ref().ok()
+    }
+
+    /// The positioned tree of a JSON file that parsed (built on first use).
+    pub fn tree(&self) -> Option<&json::Node> {
+        let doc = self.doc()?;
+        doc.tree
+            .get_or_init(|| self.text().and_then(|t| json::parse(t).ok()))
+            .as_ref()
+    }
+}
+
+/// Parses JSON bytes to a value with serde_json (fast); on failure, the position-aware parser
+/// explains the error with line:column.
+fn parse_value(bytes: &[u8]) -> std::result::Result<JsonDoc, json::SyntaxError> {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return Err(json::SyntaxError {
+            pos: json::Pos { line: 1, column: 1 },
+            message: "the file is not valid UTF-8".to_string(),
+        });
+    };
+    match serde_json::from_str::<Value>(text) {
+        Ok(value) => Ok(JsonDoc {
+            value,
+            tree: OnceLock::new(),
+        }),
+        Err(serde_error) => Err(match json::parse(text) {
+            Err(e) => e,
+            // The two parsers disagree only on limits (serde_json nests at most 128 levels).
+            Ok(_) => json::SyntaxError {
+                pos: json::Pos {
+                    line: serde_error.line() as u32,
+                    column: serde_error.column() as u32,
+                },
+                message: serde_error.to_string(),
+            },
+        }),
     }
 }
 
@@ -89,7 +122,12 @@ impl Suite {
 
     /// The parsed document at `rel`, if it exists and parsed.
     pub fn json(&self, rel: &str) -> Option<&JsonDoc> {
-        self.files.get(rel)?.json.as_ref()?.as_ref().ok()
+        self.files.get(rel)?.doc()
+    }
+
+    /// The positioned tree of the JSON file at `rel`, if it exists and parsed.
+    pub fn tree(&self, rel: &str) -> Option<&json::Node> {
+        self.files.get(rel)?.tree()
     }
 
     /// The parsed manifest, if it exists and parsed.

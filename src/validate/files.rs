@@ -49,8 +49,8 @@ pub fn check(suite: &Suite, out: &mut Vec<Diagnostic>) {
             ),
             // A fixture may repeat a key on purpose (duplicate-keys-last-wins); the manifest and
             // the schemas never should, because the earlier value would be silently ignored.
-            Ok(doc) if !rel.starts_with("fixtures/") => {
-                for dup in doc.tree.duplicate_keys() {
+            Ok(_) if !rel.starts_with("fixtures/") => {
+                for dup in file.tree().map(|t| t.duplicate_keys()).unwrap_or_default() {
                     out.push(
                         Diagnostic::error(
                             "duplicate-key",

@@ -71,7 +71,7 @@ fn locate(suite: &Suite, index: &CaseIndex, out: &mut [Diagnostic]) {
             continue;
         };
         if d.line_col.is_none()
-            && let Some(node) = suite.json(&d.file).and_then(|doc| doc.tree.at(&pointer))
+            && let Some(node) = suite.tree(&d.file).and_then(|tree| tree.at(&pointer))
         {
             d.line_col = Some((node.pos.line, node.pos.column));
         }

@@ -1,0 +1,1265 @@
+//! The verifier of a release asset: a streaming reader that accepts exactly the shape `bqsuite
+//! release` writes and refuses everything else, naming the entry and the rule.
+//!
+//! What release writes, and so the only thing accepted here: one gzip member (nothing after it)
+//! holding a tar stream of ustar headers; every entry is a regular file or a directory under the
+//! single root directory `babelqueue-conformance-<version>/`; the stream ends with two zero blocks
+//! (zero padding after them is tolerated, up to a cap). PAX extended headers and GNU long names are
+//! read only so that the path they carry is the one checked (a tool that honours them would use
+//! it); a PAX `linkpath`, a sparse entry, a global PAX header or a PAX `size` that disagrees with
+//! the header is refused.
+//!
+//! Nothing is written here: entries are handed to a [`Sink`] after they passed every check that
+//! can be made before their content is read, and [`verify`] returns only when the whole stream —
+//! the gzip trailer (CRC-32 and length) and the end of input included — has been read and checked.
+//! Memory is bounded by [`Limits`], never by the archive's size.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::io::{self, BufRead, Read};
+
+use flate2::{Crc, Decompress, FlushDecompress, Status};
+
+use crate::archive::root_dir;
+use crate::diag::Diagnostic;
+use crate::error::Error;
+use crate::suite::load::{MAX_FILE_BYTES, MAX_FILES, MAX_TOTAL_BYTES, VERSION_FILE};
+
+/// A tar block.
+pub const BLOCK: usize = 512;
+
+/// Every stable code a refused archive can carry (for the README and the tests).
+pub const CODES: &[&str] = &[
+    "archive-symlink",
+    "archive-hardlink",
+    "archive-special",
+    "archive-unknown-type",
+    "archive-sparse",
+    "archive-global-pax",
+    "archive-pax-linkpath",
+    "archive-pax-size-mismatch",
+    "archive-absolute-path",
+    "archive-dotdot",
+    "archive-bad-path",
+    "archive-outside-root",
+    "archive-multiple-roots",
+    "archive-duplicate",
+    "archive-case-collision",
+    "archive-entry-too-large",
+    "archive-too-large",
+    "archive-too-many-entries",
+    "archive-corrupt",
+    "archive-truncated",
+    "archive-trailing-garbage",
+    "archive-version-mismatch",
+];
+
+/// Caps that keep verification bounded whatever the input (decompression bombs included).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest compressed asset read (download size).
+    pub max_archive_bytes: u64,
+    /// Largest single regular file.
+    pub max_entry_bytes: u64,
+    /// Largest sum of the regular files' sizes (the unpacked size).
+    pub max_total_bytes: u64,
+    /// Most file and directory entries.
+    pub max_entries: usize,
+    /// Longest entry path, in bytes.
+    pub max_path_bytes: usize,
+    /// Largest sum of all entry paths' lengths (bounds the memory of duplicate detection).
+    pub max_names_bytes: u64,
+    /// Largest decompressed tar stream (data, headers, padding, zero blocks).
+    pub max_tar_bytes: u64,
+    /// Most zero bytes tolerated after the two end-of-archive blocks (tar record padding).
+    pub max_padding_bytes: u64,
+}
+
+/// Largest PAX extended header read.
+const MAX_PAX_BYTES: u64 = 64 * 1024;
+/// Longest gzip header file name or comment.
+const MAX_GZIP_STRING: usize = 1024;
+/// Deepest entry path (components, root included).
+const MAX_DEPTH: usize = 32;
+/// Longest CONFORMANCE_VERSION read.
+const MAX_VERSION_BYTES: u64 = 256;
+
+impl Default for Limits {
+    /// Mirrors what a release can carry: the suite loader's caps on one file, the total and the
+    /// file count (release packs only what the loader reads), plus room for LICENSE and the
+    /// directories.
+    fn default() -> Self {
+        let max_total_bytes = MAX_TOTAL_BYTES + MAX_FILE_BYTES;
+        let max_entries = 2 * MAX_FILES;
+        // Per entry: a header, up to one block of padding, and a PAX header with its own header.
+        let max_tar_bytes = max_total_bytes + max_entries as u64 * 4 * BLOCK as u64 + (1 << 20);
+        Limits {
+            // Deflate's worst-case expansion is 5 bytes per 64 KiB stored block, plus the header.
+            max_archive_bytes: max_tar_bytes + max_tar_bytes / 8192 + (1 << 16),
+            max_entry_bytes: MAX_FILE_BYTES,
+            max_total_bytes,
+            max_entries,
+            max_path_bytes: 1024,
+            max_names_bytes: 16 << 20,
+            max_tar_bytes,
+            max_padding_bytes: 1 << 20,
+        }
+    }
+}
+
+/// Why verification (or a sink) stopped.
+#[derive(Debug)]
+pub enum Fault {
+    /// The archive is refused (exit 1); the diagnostic names the entry and the rule.
+    Refused(Box<Diagnostic>),
+    /// The job could not be done: network, local I/O (exit 2).
+    Failed(Error),
+}
+
+impl Fault {
+    /// A refusal with `code`, about `entry`.
+    pub fn refuse(
+        code: &'static str,
+        entry: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
+        Fault::Refused(Box::new(Diagnostic::error(code, entry, message)))
+    }
+
+    /// A refusal with `code` and a help line.
+    pub fn refuse_help(
+        code: &'static str,
+        entry: impl Into<String>,
+        message: impl Into<String>,
+        help: impl Into<String>,
+    ) -> Self {
+        Fault::Refused(Box::new(Diagnostic::error(code, entry, message).help(help)))
+    }
+
+    /// Wraps the fault into an `io::Error`, so it can travel through `Read` implementations and
+    /// be recovered intact by [`Fault::from_io`].
+    pub fn into_io(self) -> io::Error {
+        io::Error::other(Carried(self))
+    }
+
+    /// Recovers a fault carried by `e`; any other I/O error becomes `otherwise(e)`.
+    pub fn from_io(e: io::Error, otherwise: impl FnOnce(io::Error) -> Fault) -> Fault {
+        if e.get_ref().is_some_and(|inner| inner.is::<Carried>()) {
+            match e.downcast::<Carried>() {
+                Ok(carried) => carried.0,
+                Err(e) => otherwise(e),
+            }
+        } else {
+            otherwise(e)
+        }
+    }
+
+    /// The diagnostic of a refusal.
+    pub fn diagnostic(&self) -> Option<&Diagnostic> {
+        match self {
+            Fault::Refused(d) => Some(d),
+            Fault::Failed(_) => None,
+        }
+    }
+}
+
+impl From<Error> for Fault {
+    fn from(e: Error) -> Self {
+        Fault::Failed(e)
+    }
+}
+
+/// A [`Fault`] travelling inside an `io::Error`.
+#[derive(Debug)]
+struct Carried(Fault);
+
+impl fmt::Display for Carried {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            Fault::Refused(d) => write!(f, "[{}] {}", d.code, d.message),
+            Fault::Failed(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for Carried {}
+
+/// Where verified entries go. Paths are relative to the root directory, `/`-separated, without a
+/// trailing slash; the root itself is never passed. A sink need not read a file's content to its
+/// end: the verifier reads (and checks) what is left.
+pub trait Sink {
+    fn directory(&mut self, rel: &str) -> Result<(), Fault>;
+    fn file(&mut self, rel: &str, size: u64, content: &mut dyn Read) -> Result<(), Fault>;
+}
+
+/// A sink that only verifies.
+#[derive(Debug, Default)]
+pub struct Discard;
+
+impl Sink for Discard {
+    fn directory(&mut self, _rel: &str) -> Result<(), Fault> {
+        Ok(())
+    }
+    fn file(&mut self, _rel: &str, _size: u64, _content: &mut dyn Read) -> Result<(), Fault> {
+        Ok(())
+    }
+}
+
+/// What a verified archive holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Summary {
+    /// Regular files.
+    pub files: usize,
+    /// Directories (explicit entries, the root included).
+    pub dirs: usize,
+    /// The sum of the regular files' sizes.
+    pub bytes: u64,
+}
+
+/// Verifies the gzip-compressed tar stream `input` as the release asset of `version`, handing
+/// each entry to `sink`. Returns only after the whole input was read: end-of-archive blocks, the
+/// gzip trailer, and nothing after the gzip member.
+pub fn verify<R: BufRead>(
+    input: R,
+    version: &str,
+    limits: &Limits,
+    sink: &mut dyn Sink,
+) -> Result<Summary, Fault> {
+    let gz = GzMember::new(input, limits.max_tar_bytes)?;
+    let mut walker = Walker {
+        gz,
+        limits,
+        root: root_dir(version),
+        version,
+        paths: Paths::default(),
+        summary: Summary {
+            files: 0,
+            dirs: 0,
+            bytes: 0,
+        },
+        entries: 0,
+        names_bytes: 0,
+        seen_root: false,
+        version_text: None,
+    };
+    walker.walk(sink)?;
+    walker.finish()
+}
+
+/// Reads one gzip member (RFC 1952) and checks its header, its deflate stream, its CRC-32 and
+/// length trailer; a stream that stops early is `archive-truncated`, never a silent end.
+pub struct GzMember<R> {
+    inner: R,
+    inflate: Decompress,
+    crc: Crc,
+    out: u64,
+    cap: u64,
+    done: bool,
+}
+
+fn corrupt(message: impl Into<String>) -> Fault {
+    Fault::refuse_help(
+        "archive-corrupt",
+        "",
+        message,
+        "the download is damaged or not a release asset; fetch it again",
+    )
+}
+
+fn truncated(message: impl Into<String>) -> Fault {
+    Fault::refuse_help(
+        "archive-truncated",
+        "",
+        message,
+        "the download is incomplete; fetch it again",
+    )
+}
+
+/// Maps an error from the layer below: a carried fault stays what it is; an end of input is a
+/// truncation; anything else is an I/O failure.
+fn below(e: io::Error, what: &str) -> Fault {
+    Fault::from_io(e, |e| {
+        if e.kind() == io::ErrorKind::UnexpectedEof {
+            truncated(format!("the archive ends inside {what}"))
+        } else {
+            Fault::Failed(Error::io("read", "the archive", e))
+        }
+    })
+}
+
+/// Reads exactly `buf.len()` bytes from a BufRead; a short read is a truncation of `what`.
+fn fill_exact<R: BufRead>(inner: &mut R, buf: &mut [u8], what: &str) -> Result<(), Fault> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        let available = inner.fill_buf().map_err(|e| below(e, what))?;
+        if available.is_empty() {
+            return Err(truncated(format!("the archive ends inside {what}")));
+        }
+        let n = available.len().min(buf.len() - filled);
+        buf[filled..filled + n].copy_from_slice(&available[..n]);
+        inner.consume(n);
+        filled += n;
+    }
+    Ok(())
+}
+
+impl<R: BufRead> GzMember<R> {
+    /// Reads and checks the gzip header. `cap` bounds the decompressed size.
+    pub fn new(mut inner: R, cap: u64) -> Result<Self, Fault> {
+        let first = inner.fill_buf().map_err(|e| below(e, "the gzip header"))?;
+        if first.is_empty() {
+            return Err(truncated("the archive is empty"));
+        }
+        let mut header = [0u8; 10];
+        fill_exact(&mut inner, &mut header, "the gzip header")?;
+        if header[0..2] != [0x1f, 0x8b] {
+            return Err(corrupt("not a gzip file (bad magic number)"));
+        }
+        if header[2] != 8 {
+            return Err(corrupt(format!(
+                "unknown gzip compression method {}",
+                header[2]
+            )));
+        }
+        let flags = header[3];
+        if flags & 0xe0 != 0 {
+            return Err(corrupt("reserved gzip header flags are set"));
+        }
+        let mut header_crc = Crc::new();
+        header_crc.update(&header);
+        if flags & 0x04 != 0 {
+            let mut len = [0u8; 2];
+            fill_exact(&mut inner, &mut len, "the gzip header")?;
+            header_crc.update(&len);
+            let mut extra = vec![0u8; u16::from_le_bytes(len) as usize];
+            fill_exact(&mut inner, &mut extra, "the gzip header")?;
+            header_crc.update(&extra);
+        }
+        for (flag, what) in [(0x08, "file name"), (0x10, "comment")] {
+            if flags & flag != 0 {
+                let mut len = 0usize;
+                loop {
+                    let mut byte = [0u8; 1];
+                    fill_exact(&mut inner, &mut byte, "the gzip header")?;
+                    header_crc.update(&byte);
+                    if byte[0] == 0 {
+                        break;
+                    }
+                    len += 1;
+                    if len > MAX_GZIP_STRING {
+                        return Err(corrupt(format!(
+                            "the gzip header's {what} is longer than {MAX_GZIP_STRING} bytes"
+                        )));
+                    }
+                }
+            }
+        }
+        if flags & 0x02 != 0 {
+            let mut crc16 = [0u8; 2];
+            fill_exact(&mut inner, &mut crc16, "the gzip header")?;
+            if u16::from_le_bytes(crc16) != (header_crc.sum() & 0xffff) as u16 {
+                return Err(corrupt("the gzip header checksum does not match"));
+            }
+        }
+        Ok(GzMember {
+            inner,
+            inflate: Decompress::new(false),
+            crc: Crc::new(),
+            out: 0,
+            cap,
+            done: false,
+        })
+    }
+
+    /// True once the deflate stream ended and the trailer was checked.
+    pub fn is_done(&self) -> bool {
+        self.done
+    }
+
+    /// Decompressed bytes so far.
+    pub fn total_out(&self) -> u64 {
+        self.out
+    }
+
+    /// The input, positioned just after the member once [`GzMember::is_done`].
+    pub fn inner_mut(&mut self) -> &mut R {
+        &mut self.inner
+    }
+
+    fn read_fault(&mut self, buf: &mut [u8]) -> Result<usize, Fault> {
+        if self.done || buf.is_empty() {
+            return Ok(0);
+        }
+        let mut stalls = 0;
+        loop {
+            let (consumed, produced, status, eof) = {
+                let input = self
+                    .inner
+                    .fill_buf()
+                    .map_err(|e| below(e, "the deflate stream"))?;
+                let (in0, out0) = (self.inflate.total_in(), self.inflate.total_out());
+                let status = self
+                    .inflate
+                    .decompress(input, buf, FlushDecompress::None)
+                    .map_err(|e| corrupt(format!("the deflate stream is corrupt ({e})")))?;
+                (
+                    (self.inflate.total_in() - in0) as usize,
+                    (self.inflate.total_out() - out0) as usize,
+                    status,
+                    input.is_empty(),
+                )
+            };
+            self.inner.consume(consumed);
+            self.crc.update(&buf[..produced]);
+            self.out += produced as u64;
+            if self.out > self.cap {
+                return Err(Fault::refuse_help(
+                    "archive-too-large",
+                    "",
+                    format!(
+                        "the archive decompresses to more than {} bytes (a decompression bomb?)",
+                        self.cap
+                    ),
+                    "a release asset is far smaller; this is not one",
+                ));
+            }
+            if status == Status::StreamEnd {
+                self.trailer()?;
+                return Ok(produced);
+            }
+            if produced > 0 {
+                return Ok(produced);
+            }
+            if eof {
+                return Err(truncated(
+                    "the gzip stream ends before its deflate data is complete",
+                ));
+            }
+            if consumed == 0 {
+                stalls += 1;
+                if stalls > 2 {
+                    return Err(corrupt("the deflate stream makes no progress"));
+                }
+            }
+        }
+    }
+
+    fn trailer(&mut self) -> Result<(), Fault> {
+        let mut trailer = [0u8; 8];
+        fill_exact(&mut self.inner, &mut trailer, "the gzip trailer")?;
+        let crc = u32::from_le_bytes([trailer[0], trailer[1], trailer[2], trailer[3]]);
+        let size = u32::from_le_bytes([trailer[4], trailer[5], trailer[6], trailer[7]]);
+        if crc != self.crc.sum() {
+            return Err(corrupt(format!(
+                "the gzip CRC-32 does not match the data (trailer {crc:08x}, data {:08x})",
+                self.crc.sum()
+            )));
+        }
+        if size != self.out as u32 {
+            return Err(corrupt("the gzip trailer's length does not match the data"));
+        }
+        self.done = true;
+        Ok(())
+    }
+}
+
+impl<R: BufRead> Read for GzMember<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.read_fault(buf).map_err(Fault::into_io)
+    }
+}
+
+/// How an entry path is shown in a message: as is when it is printable UTF-8, escaped otherwise.
+pub fn show_path(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(s) if !s.chars().any(char::is_control) => s.to_string(),
+        _ => bytes.escape_ascii().to_string(),
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    File,
+    Dir,
+    /// A directory only implied by the entries below it.
+    Implied,
+}
+
+/// Every path seen, exactly and case-folded, to refuse duplicates and case collisions.
+#[derive(Default)]
+struct Paths {
+    exact: HashMap<String, Kind>,
+    folded: HashMap<String, String>,
+}
+
+impl Paths {
+    fn fold_check(&mut self, path: &str) -> Result<(), Fault> {
+        let folded = path.to_lowercase();
+        match self.folded.get(&folded) {
+            Some(other) if other != path => Err(Fault::refuse_help(
+                "archive-case-collision",
+                path,
+                format!("entry `{path}` and entry `{other}` differ only in case"),
+                "they would overwrite each other on a case-insensitive file system",
+            )),
+            Some(_) => Ok(()),
+            None => {
+                self.folded.insert(folded, path.to_string());
+                Ok(())
+            }
+        }
+    }
+
+    fn add(&mut self, path: &str, kind: Kind) -> Result<(), Fault> {
+        for (i, _) in path.match_indices('/') {
+            let ancestor = &path[..i];
+            match self.exact.get(ancestor) {
+                Some(Kind::File) => {
+                    return Err(Fault::refuse(
+                        "archive-duplicate",
+                        path,
+                        format!(
+                            "entry `{path}` lies inside `{ancestor}`, which is a regular file \
+                             entry"
+                        ),
+                    ));
+                }
+                Some(_) => {}
+                None => {
+                    self.fold_check(ancestor)?;
+                    self.exact.insert(ancestor.to_string(), Kind::Implied);
+                }
+            }
+        }
+        match (self.exact.get(path).copied(), kind) {
+            (None, _) => {
+                self.fold_check(path)?;
+                self.exact.insert(path.to_string(), kind);
+                Ok(())
+            }
+            (Some(Kind::Implied), Kind::Dir) => {
+                self.exact.insert(path.to_string(), Kind::Dir);
+                Ok(())
+            }
+            (Some(Kind::Implied), _) => Err(Fault::refuse(
+                "archive-duplicate",
+                path,
+                format!("entry `{path}` is a regular file, but earlier entries lie inside it"),
+            )),
+            (Some(_), _) => Err(Fault::refuse_help(
+                "archive-duplicate",
+                path,
+                format!("entry `{path}` appears more than once"),
+                "a later copy would silently replace the earlier one",
+            )),
+        }
+    }
+}
+
+/// A pending PAX extended header, as far as it matters here.
+#[derive(Default)]
+struct Pax {
+    path: Option<Vec<u8>>,
+    size: Option<Vec<u8>>,
+    linkpath: bool,
+    sparse: bool,
+}
+
+fn parse_pax(data: &[u8]) -> Result<Pax, Fault> {
+    let bad = || corrupt("a PAX extended header is malformed");
+    let mut pax = Pax::default();
+    let mut rest = data;
+    while !rest.is_empty() {
+        let space = rest.iter().position(|&b| b == b' ').ok_or_else(bad)?;
+        let len_text = std::str::from_utf8(&rest[..space]).map_err(|_| bad())?;
+        if len_text.is_empty() || !len_text.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(bad());
+        }
+        let len: usize = len_text.parse().map_err(|_| bad())?;
+        if len <= space + 1 || len > rest.len() || rest[len - 1] != b'\n' {
+            return Err(bad());
+        }
+        let record = &rest[space + 1..len - 1];
+        let eq = record.iter().position(|&b| b == b'=').ok_or_else(bad)?;
+        let (key, value) = (&record[..eq], &record[eq + 1..]);
+        if key.is_empty() {
+            return Err(bad());
+        }
+        match key {
+            b"path" => pax.path = Some(value.to_vec()),
+            b"size" => pax.size = Some(value.to_vec()),
+            b"linkpath" => pax.linkpath = true,
+            _ if key.starts_with(b"GNU.sparse.") => pax.sparse = true,
+            // Times, owners, charsets, comments, xattrs: never applied, so harmless.
+            _ => {}
+        }
+        rest = &rest[len..];
+    }
+    Ok(pax)
+}
+
+/// A tar numeric field: octal digits, optionally space-padded and NUL/space-terminated.
+fn octal(field: &[u8]) -> Option<u64> {
+    let start = field.iter().position(|&b| b != b' ')?;
+    let field = &field[start..];
+    if field[0] == 0 {
+        return Some(0);
+    }
+    let end = field
+        .iter()
+        .position(|&b| b == 0 || b == b' ')
+        .unwrap_or(field.len());
+    if end == 0 || field[end..].iter().any(|&b| b != 0 && b != b' ') {
+        return None;
+    }
+    let mut value: u64 = 0;
+    for &b in &field[..end] {
+        if !(b'0'..=b'7').contains(&b) {
+            return None;
+        }
+        value = value.checked_mul(8)?.checked_add(u64::from(b - b'0'))?;
+    }
+    Some(value)
+}
+
+fn field_str(field: &[u8]) -> &[u8] {
+    let end = field.iter().position(|&b| b == 0).unwrap_or(field.len());
+    &field[..end]
+}
+
+/// The tar walk over a decompressed stream.
+struct Walker<'a, R> {
+    gz: GzMember<R>,
+    limits: &'a Limits,
+    root: String,
+    version: &'a str,
+    paths: Paths,
+    summary: Summary,
+    entries: usize,
+    names_bytes: u64,
+    seen_root: bool,
+    version_text: Option<Vec<u8>>,
+}
+
+/// Reads one regular file's content from the tar stream, never past its end.
+struct EntryReader<'e, R> {
+    gz: &'e mut GzMember<R>,
+    remaining: u64,
+    path: &'e str,
+}
+
+impl<R: BufRead> Read for EntryReader<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.remaining == 0 || buf.is_empty() {
+            return Ok(0);
+        }
+        let want = buf
+            .len()
+            .min(usize::try_from(self.remaining).unwrap_or(usize::MAX));
+        let n = self.gz.read(&mut buf[..want])?;
+        if n == 0 {
+            return Err(truncated(format!(
+                "the archive ends inside the content of `{}`",
+                self.path
+            ))
+            .into_io());
+        }
+        self.remaining -= n as u64;
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> EntryReader<'_, R> {
+    fn drain(&mut self) -> Result<(), Fault> {
+        let mut buf = vec![0u8; 64 * 1024];
+        while self.remaining > 0 {
+            self.read(&mut buf)
+                .map_err(|e| below(e, "an entry's content"))?;
+        }
+        Ok(())
+    }
+}
+
+impl<R: BufRead> Walker<'_, R> {
+    fn block(&mut self, what: &str) -> Result<Option<[u8; BLOCK]>, Fault> {
+        let mut block = [0u8; BLOCK];
+        let mut filled = 0;
+        while filled < BLOCK {
+            let n = self
+                .gz
+                .read(&mut block[filled..])
+                .map_err(|e| below(e, what))?;
+            if n == 0 {
+                if filled == 0 {
+                    return Ok(None);
+                }
+                return Err(truncated(format!("the tar stream ends inside {what}")));
+            }
+            filled += n;
+        }
+        Ok(Some(block))
+    }
+
+    fn skip_padding(&mut self, size: u64) -> Result<(), Fault> {
+        let pad = (BLOCK as u64 - size % BLOCK as u64) % BLOCK as u64;
+        let mut buf = [0u8; BLOCK];
+        let mut left = pad as usize;
+        while left > 0 {
+            let n = self
+                .gz
+                .read(&mut buf[..left])
+                .map_err(|e| below(e, "the padding of an entry"))?;
+            if n == 0 {
+                return Err(truncated("the tar stream ends inside an entry's padding"));
+            }
+            left -= n;
+        }
+        Ok(())
+    }
+
+    /// Reads the data of an extended header (PAX or GNU long name), bounded by `cap`.
+    fn ext_data(&mut self, size: u64, cap: u64, what: &str) -> Result<Vec<u8>, Fault> {
+        if size > cap {
+            return Err(Fault::refuse(
+                "archive-entry-too-large",
+                "",
+                format!("a {what} of {size} bytes (the cap is {cap})"),
+            ));
+        }
+        let mut data = vec![0u8; size as usize];
+        let mut filled = 0;
+        while filled < data.len() {
+            let n = self
+                .gz
+                .read(&mut data[filled..])
+                .map_err(|e| below(e, what))?;
+            if n == 0 {
+                return Err(truncated(format!("the tar stream ends inside a {what}")));
+            }
+            filled += n;
+        }
+        self.skip_padding(size)?;
+        Ok(data)
+    }
+
+    fn walk(&mut self, sink: &mut dyn Sink) -> Result<(), Fault> {
+        let mut pax: Option<Pax> = None;
+        let mut long_name: Option<Vec<u8>> = None;
+        loop {
+            let Some(header) = self.block("a tar header")? else {
+                return Err(truncated(
+                    "the tar stream ends without its end-of-archive blocks",
+                ));
+            };
+            if header.iter().all(|&b| b == 0) {
+                if pax.is_some() || long_name.is_some() {
+                    return Err(corrupt(
+                        "an extended header is followed by the end of the archive",
+                    ));
+                }
+                return self.end_of_archive();
+            }
+            let stored = octal(&header[148..156])
+                .ok_or_else(|| corrupt("a tar header's checksum field is not a number"))?;
+            let sum: u64 = header
+                .iter()
+                .enumerate()
+                .map(|(i, &b)| u64::from(if (148..156).contains(&i) { b' ' } else { b }))
+                .sum();
+            if stored != sum {
+                return Err(corrupt(format!(
+                    "a tar header's checksum does not match (stored {stored}, computed {sum})"
+                )));
+            }
+            let ustar = match &header[257..265] {
+                b"ustar\x0000" => true,
+                b"ustar  \x00" => false,
+                _ => return Err(corrupt("a tar header is not a ustar header")),
+            };
+            let size = octal(&header[124..136])
+                .ok_or_else(|| corrupt("a tar header's size field is not an octal number"))?;
+            let typeflag = header[156];
+            match typeflag {
+                b'x' => {
+                    if pax.is_some() {
+                        return Err(corrupt("two PAX extended headers in a row"));
+                    }
+                    let data = self.ext_data(size, MAX_PAX_BYTES, "PAX extended header")?;
+                    pax = Some(parse_pax(&data)?);
+                    continue;
+                }
+                b'L' => {
+                    if long_name.is_some() {
+                        return Err(corrupt("two GNU long-name headers in a row"));
+                    }
+                    let mut data = self.ext_data(
+                        size,
+                        self.limits.max_path_bytes as u64 + 1,
+                        "GNU long-name header",
+                    )?;
+                    while data.last() == Some(&0) {
+                        data.pop();
+                    }
+                    long_name = Some(data);
+                    continue;
+                }
+                _ => {}
+            }
+            let ext = pax.take().unwrap_or_default();
+            let long = long_name.take();
+            let path_bytes = match (&ext.path, long) {
+                (Some(_), Some(_)) => {
+                    return Err(corrupt("an entry has both a PAX path and a GNU long name"));
+                }
+                (Some(p), None) => p.clone(),
+                (None, Some(l)) => l,
+                (None, None) => {
+                    let name = field_str(&header[0..100]);
+                    let prefix = if ustar {
+                        field_str(&header[345..500])
+                    } else {
+                        &[]
+                    };
+                    if prefix.is_empty() {
+                        name.to_vec()
+                    } else {
+                        [prefix, b"/", name].concat()
+                    }
+                }
+            };
+            let shown = show_path(&path_bytes);
+            self.check_type(typeflag, &shown, &header)?;
+            if ext.linkpath {
+                return Err(Fault::refuse_help(
+                    "archive-pax-linkpath",
+                    &shown,
+                    format!("entry `{shown}` carries a PAX `linkpath` (a link target)"),
+                    "the asset holds no links",
+                ));
+            }
+            if ext.sparse {
+                return Err(Fault::refuse(
+                    "archive-sparse",
+                    &shown,
+                    format!("entry `{shown}` is a GNU sparse file (PAX GNU.sparse.* records)"),
+                ));
+            }
+            if let Some(pax_size) = &ext.size {
+                let parsed = std::str::from_utf8(pax_size)
+                    .ok()
+                    .filter(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+                    .and_then(|s| s.parse::<u64>().ok());
+                if parsed != Some(size) {
+                    return Err(Fault::refuse_help(
+                        "archive-pax-size-mismatch",
+                        &shown,
+                        format!(
+                            "entry `{shown}`: its PAX size `{}` disagrees with its header's \
+                             size {size}",
+                            show_path(pax_size)
+                        ),
+                        "tools would disagree on where the entry ends",
+                    ));
+                }
+            }
+            let is_dir = typeflag == b'5';
+            let rel = self.check_path(&path_bytes, &shown, is_dir)?;
+            self.entries += 1;
+            if self.entries > self.limits.max_entries {
+                return Err(Fault::refuse(
+                    "archive-too-many-entries",
+                    &shown,
+                    format!(
+                        "the archive has more than {} entries",
+                        self.limits.max_entries
+                    ),
+                ));
+            }
+            let full = format!(
+                "{}{}{}",
+                self.root,
+                if rel.is_empty() { "" } else { "/" },
+                rel
+            );
+            self.names_bytes += full.len() as u64;
+            if self.names_bytes > self.limits.max_names_bytes {
+                return Err(Fault::refuse(
+                    "archive-too-large",
+                    &shown,
+                    format!(
+                        "the archive's entry names add up to more than {} bytes",
+                        self.limits.max_names_bytes
+                    ),
+                ));
+            }
+            if is_dir {
+                if size != 0 {
+                    return Err(corrupt(format!(
+                        "directory entry `{shown}` claims {size} bytes of content"
+                    )));
+                }
+                self.paths.add(&full, Kind::Dir)?;
+                self.summary.dirs += 1;
+                if !rel.is_empty() {
+                    sink.directory(&rel)?;
+                }
+                continue;
+            }
+            if size > self.limits.max_entry_bytes {
+                return Err(Fault::refuse_help(
+                    "archive-entry-too-large",
+                    &shown,
+                    format!(
+                        "entry `{shown}` is {size} bytes; a release file is at most {} bytes",
+                        self.limits.max_entry_bytes
+                    ),
+                    "a decompression bomb or not a release asset",
+                ));
+            }
+            if self.summary.bytes + size > self.limits.max_total_bytes {
+                return Err(Fault::refuse_help(
+                    "archive-too-large",
+                    &shown,
+                    format!(
+                        "the archive unpacks to more than {} bytes (at entry `{shown}`)",
+                        self.limits.max_total_bytes
+                    ),
+                    "a decompression bomb or not a release asset",
+                ));
+            }
+            self.paths.add(&full, Kind::File)?;
+            self.summary.files += 1;
+            self.summary.bytes += size;
+            if rel == VERSION_FILE {
+                self.version_file(size, &shown, sink)?;
+            } else {
+                let mut reader = EntryReader {
+                    gz: &mut self.gz,
+                    remaining: size,
+                    path: &shown,
+                };
+                sink.file(&rel, size, &mut reader)?;
+                reader.drain()?;
+            }
+            self.skip_padding(size)?;
+        }
+    }
+
+    fn version_file(&mut self, size: u64, shown: &str, sink: &mut dyn Sink) -> Result<(), Fault> {
+        let mut reader = EntryReader {
+            gz: &mut self.gz,
+            remaining: size,
+            path: shown,
+        };
+        if size > MAX_VERSION_BYTES {
+            return Err(Fault::refuse(
+                "archive-version-mismatch",
+                shown,
+                format!(
+                    "`{shown}` is {size} bytes; it should hold the version {}",
+                    self.version
+                ),
+            ));
+        }
+        let mut text = Vec::with_capacity(size as usize);
+        reader
+            .read_to_end(&mut text)
+            .map_err(|e| below(e, "CONFORMANCE_VERSION"))?;
+        sink.file(VERSION_FILE, size, &mut io::Cursor::new(&text))?;
+        self.version_text = Some(text);
+        Ok(())
+    }
+
+    fn check_type(&self, typeflag: u8, shown: &str, header: &[u8; BLOCK]) -> Result<(), Fault> {
+        let only = "the asset holds only regular files and directories";
+        let refuse = |code, what: String| {
+            Err(Fault::refuse_help(
+                code,
+                shown,
+                format!("entry `{shown}` is {what}"),
+                only,
+            ))
+        };
+        match typeflag {
+            b'0' | 0 | b'5' => Ok(()),
+            b'1' => refuse(
+                "archive-hardlink",
+                format!(
+                    "a hard link (to `{}`)",
+                    show_path(field_str(&header[157..257]))
+                ),
+            ),
+            b'2' => refuse(
+                "archive-symlink",
+                format!(
+                    "a symbolic link (to `{}`)",
+                    show_path(field_str(&header[157..257]))
+                ),
+            ),
+            b'3' => refuse("archive-special", "a character device".into()),
+            b'4' => refuse("archive-special", "a block device".into()),
+            b'6' => refuse("archive-special", "a FIFO (named pipe)".into()),
+            b'K' => refuse(
+                "archive-pax-linkpath",
+                "a GNU long link name (a link target)".into(),
+            ),
+            b'S' => refuse("archive-sparse", "a GNU sparse file".into()),
+            b'g' => refuse(
+                "archive-global-pax",
+                "a global PAX header (it would change every later entry)".into(),
+            ),
+            other => refuse(
+                "archive-unknown-type",
+                format!("of unknown type `{}`", [other].escape_ascii()),
+            ),
+        }
+    }
+
+    /// Checks an entry's path; returns it relative to the root (empty for the root itself).
+    fn check_path(&mut self, path: &[u8], shown: &str, is_dir: bool) -> Result<String, Fault> {
+        let bad = |why: &str| {
+            Err(Fault::refuse(
+                "archive-bad-path",
+                shown,
+                format!("entry `{shown}` {why}"),
+            ))
+        };
+        if path.is_empty() {
+            return bad("has an empty name");
+        }
+        if path[0] == b'/' {
+            return Err(Fault::refuse_help(
+                "archive-absolute-path",
+                shown,
+                format!("entry `{shown}` has an absolute path"),
+                "every entry must lie under the archive's root directory",
+            ));
+        }
+        if path.len() > self.limits.max_path_bytes {
+            return bad(&format!(
+                "has a path longer than {} bytes",
+                self.limits.max_path_bytes
+            ));
+        }
+        let trimmed = match path.strip_suffix(b"/") {
+            Some(t) if is_dir => t,
+            Some(_) => return bad("ends with `/` but is not a directory entry"),
+            None => path,
+        };
+        let parts: Vec<&[u8]> = trimmed.split(|&b| b == b'/').collect();
+        if parts.iter().any(|p| *p == b"..") {
+            return Err(Fault::refuse_help(
+                "archive-dotdot",
+                shown,
+                format!("entry `{shown}` has a `..` component"),
+                "an entry must never reach outside the directory it is unpacked into",
+            ));
+        }
+        for part in &parts {
+            if part.is_empty() {
+                return bad("has an empty path component (`//`)");
+            }
+            if *part == b"." {
+                return bad("has a `.` component");
+            }
+            if part.contains(&b'\\') || part.contains(&b':') {
+                return bad("contains `\\` or `:` (a path separator or drive on some systems)");
+            }
+            if part.iter().any(|&b| b < 0x20 || b == 0x7f) {
+                return bad("contains a control character");
+            }
+            if part.len() > 255 {
+                return bad("has a component longer than 255 bytes");
+            }
+        }
+        if parts.len() > MAX_DEPTH {
+            return bad(&format!("is nested deeper than {MAX_DEPTH} levels"));
+        }
+        let Ok(text) = std::str::from_utf8(trimmed) else {
+            return bad("is not valid UTF-8");
+        };
+        let mut components = text.split('/');
+        let first = components.next().unwrap_or_default();
+        let rest: Vec<&str> = components.collect();
+        if first != self.root {
+            if self.seen_root && (is_dir || !rest.is_empty()) {
+                return Err(Fault::refuse_help(
+                    "archive-multiple-roots",
+                    shown,
+                    format!(
+                        "entry `{shown}` starts a second top-level directory `{first}` besides \
+                         `{}/`",
+                        self.root
+                    ),
+                    "a release asset has exactly one root directory",
+                ));
+            }
+            return Err(Fault::refuse_help(
+                "archive-outside-root",
+                shown,
+                format!(
+                    "entry `{shown}` lies outside the root directory `{}/`",
+                    self.root
+                ),
+                "a release asset of this version has every entry under that directory",
+            ));
+        }
+        if rest.is_empty() && !is_dir {
+            return Err(Fault::refuse(
+                "archive-outside-root",
+                shown,
+                format!(
+                    "the root `{}` is a regular file, not a directory",
+                    self.root
+                ),
+            ));
+        }
+        self.seen_root = true;
+        Ok(rest.join("/"))
+    }
+
+    fn end_of_archive(&mut self) -> Result<(), Fault> {
+        match self.block("the end-of-archive marker")? {
+            None => {
+                return Err(truncated(
+                    "the tar stream has only one of its two end-of-archive blocks",
+                ));
+            }
+            Some(b) if b.iter().any(|&x| x != 0) => {
+                return Err(Fault::refuse_help(
+                    "archive-trailing-garbage",
+                    "",
+                    "data follows the first end-of-archive block",
+                    "a hidden entry after the end marker; some tools would read it",
+                ));
+            }
+            Some(_) => {}
+        }
+        let mut padding: u64 = 0;
+        let mut buf = vec![0u8; 64 * 1024];
+        loop {
+            let n = self
+                .gz
+                .read(&mut buf)
+                .map_err(|e| below(e, "the end of the tar stream"))?;
+            if n == 0 {
+                break;
+            }
+            if buf[..n].iter().any(|&b| b != 0) {
+                return Err(Fault::refuse_help(
+                    "archive-trailing-garbage",
+                    "",
+                    "non-zero data follows the end-of-archive blocks",
+                    "a release asset ends with its end-of-archive blocks",
+                ));
+            }
+            padding += n as u64;
+            if padding > self.limits.max_padding_bytes {
+                return Err(Fault::refuse(
+                    "archive-too-large",
+                    "",
+                    format!(
+                        "more than {} bytes of padding follow the end of the archive",
+                        self.limits.max_padding_bytes
+                    ),
+                ));
+            }
+        }
+        debug_assert!(self.gz.is_done());
+        let rest = self
+            .gz
+            .inner_mut()
+            .fill_buf()
+            .map_err(|e| below(e, "the end of the archive"))?;
+        if !rest.is_empty() {
+            let what = if rest.starts_with(&[0x1f, 0x8b]) {
+                "a second gzip member follows the first"
+            } else {
+                "bytes follow the end of the gzip stream"
+            };
+            return Err(Fault::refuse_help(
+                "archive-trailing-garbage",
+                "",
+                what,
+                "a release asset is exactly one gzip member; other tools would read what follows",
+            ));
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> Result<Summary, Fault> {
+        let shown = format!("{}/{VERSION_FILE}", self.root);
+        let Some(text) = self.version_text else {
+            return Err(Fault::refuse(
+                "archive-version-mismatch",
+                shown,
+                format!(
+                    "the archive has no `{}/{VERSION_FILE}`; a release of {} has one",
+                    self.root, self.version
+                ),
+            ));
+        };
+        let found = std::str::from_utf8(&text).map(str::trim).unwrap_or("");
+        if found != self.version {
+            return Err(Fault::refuse_help(
+                "archive-version-mismatch",
+                shown,
+                format!(
+                    "the archive's CONFORMANCE_VERSION is `{}`, not {}",
+                    show_path(found.as_bytes()),
+                    self.version
+                ),
+                "the asset is not the release of the version asked for",
+            ));
+        }
+        Ok(self.summary)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn octal_fields() {
+        assert_eq!(octal(b"0000644\0"), Some(0o644));
+        assert_eq!(octal(b"   644 \0"), Some(0o644));
+        assert_eq!(octal(b"\0\0\0\0"), Some(0));
+        assert_eq!(octal(b"0000648\0"), None);
+        assert_eq!(octal(b"12 3\0"), None);
+        assert_eq!(octal(&[0x80, 0, 0, 1]), None);
+        assert_eq!(octal(b"77777777777777777777777"), None);
+    }
+
+    #[test]
+    fn pax_records() {
+        let pax = parse_pax(b"16 path=a/b/c.j\n11 size=12\n").unwrap();
+        assert_eq!(pax.path.as_deref(), Some(&b"a/b/c.j"[..]));
+        assert_eq!(pax.size.as_deref(), Some(&b"12"[..]));
+        assert!(parse_pax(b"99 path=x\n").is_err());
+        assert!(parse_pax(b"path=x\n").is_err());
+        assert!(parse_pax(b"5 =x\n\n").is_err());
+        assert!(parse_pax(b"17 linkpath=/etc\n").unwrap().linkpath);
+        assert!(parse_pax(b"22 GNU.sparse.major=1\n").unwrap().sparse);
+    }
+
+    #[test]
+    fn fault_survives_io_error() {
+        let e = Fault::refuse("archive-corrupt", "x", "m").into_io();
+        let back = Fault::from_io(e, |_| panic!("lost"));
+        assert_eq!(back.diagnostic().unwrap().code, "archive-corrupt");
+        let plain = io::Error::other("plain");
+        assert!(matches!(
+            Fault::from_io(plain, |e| Fault::Failed(Error::io("read", "x", e))),
+            Fault::Failed(_)
+        ));
+    }
+
+    #[test]
+    fn default_limits_admit_the_suite_loader_caps() {
+        let l = Limits::default();
+        assert!(l.max_total_bytes >= MAX_TOTAL_BYTES);
+        assert!(l.max_entry_bytes >= MAX_FILE_BYTES);
+        assert!(l.max_archive_bytes > l.max_tar_bytes);
+    }
+}

@@ -1,0 +1,709 @@
+//! Compares a vendored directory with an expected tree (a release, or the canonical suite), file
+//! by file: the vendored set (CONFORMANCE_VERSION, manifest.json, schema/, fixtures/) must match
+//! byte for byte; LICENSE is ignored; other top-level entries are the SDK's own (a note).
+//!
+//! Written for `bqsuite fetch --check` and `bqsuite sync --check`:
+//! - [`compare_files`]: a pure function of an in-memory map and a directory;
+//! - [`compare_dirs`]: the canonical suite on disk against a vendored copy (streamed);
+//! - [`Comparer`]: the streaming engine both use, fed file by file (fetch feeds it from the
+//!   archive as it is read, so neither side is ever held in memory whole).
+//!
+//! Nothing is ever written. Links are never followed: a link in the vendored directory is drift.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fs;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::archive::LICENSE_FILE;
+use crate::archive::verify::{Fault, Sink};
+use crate::diag::{Diagnostic, Severity};
+use crate::error::{Error, Result};
+use crate::suite::load::{VENDORED_DIRS, VENDORED_FILES};
+
+/// Largest file (either side) a unified diff is made of.
+pub const MAX_DIFF_BYTES: u64 = 1024 * 1024;
+/// Longest time spent computing one diff.
+const DIFF_TIMEOUT: Duration = Duration::from_secs(2);
+const CHUNK: usize = 64 * 1024;
+
+/// How to compare.
+#[derive(Debug, Clone, Default)]
+pub struct CompareOptions {
+    /// Attach a unified diff of each changed text file (`Diagnostic::detail`).
+    pub diff: bool,
+    /// What the expected side is called in messages and diff headers (e.g. `release 1.5.0`).
+    pub expected_label: String,
+}
+
+/// The findings of a comparison.
+#[derive(Debug, Clone, Default)]
+pub struct Comparison {
+    /// Drift (errors) and unmanaged files (notes), sorted by file.
+    pub findings: Vec<Diagnostic>,
+    /// Files of the vendored set that match.
+    pub matched: usize,
+}
+
+impl Comparison {
+    /// True when the directory matches (notes aside).
+    pub fn is_clean(&self) -> bool {
+        self.findings.iter().all(|d| d.severity != Severity::Error)
+    }
+}
+
+/// Whether `rel` (relative, `/`-separated) belongs to the vendored set.
+pub fn is_vendored(rel: &str) -> bool {
+    let first = rel.split('/').next().unwrap_or_default();
+    if VENDORED_FILES.contains(&first) {
+        return first == rel;
+    }
+    VENDORED_DIRS.contains(&first)
+}
+
+/// Compares `dir` with an expected map of relative path → content (a pure function: reads `dir`,
+/// writes nothing). Paths outside the vendored set in `expected` are ignored.
+pub fn compare_files(
+    expected: &BTreeMap<String, Vec<u8>>,
+    dir: &Path,
+    options: &CompareOptions,
+) -> Result<Comparison> {
+    let mut comparer = Comparer::new(dir, options)?;
+    for (rel, bytes) in expected {
+        comparer
+            .compare_file(rel, bytes.len() as u64, &mut bytes.as_slice())
+            .map_err(fault_to_error)?;
+    }
+    comparer.finish()
+}
+
+/// Compares the vendored set of `expected_root` (e.g. the canonical `suite/`) with `dir`.
+/// Links and special files under `expected_root` are an error (exit 2): the canonical side must
+/// be sound (`bqsuite validate` says why).
+pub fn compare_dirs(
+    expected_root: &Path,
+    dir: &Path,
+    options: &CompareOptions,
+) -> Result<Comparison> {
+    let mut comparer = Comparer::new(dir, options)?;
+    let mut feed = |rel: &str, path: &Path| -> Result<()> {
+        let meta = fs::symlink_metadata(path).map_err(|e| Error::io("read", path, e))?;
+        if meta.is_dir() {
+            comparer.directory(rel).map_err(fault_to_error)
+        } else if meta.is_file() {
+            let mut file = fs::File::open(path).map_err(|e| Error::io("open", path, e))?;
+            comparer
+                .compare_file(rel, meta.len(), &mut file)
+                .map_err(fault_to_error)
+        } else {
+            Err(Error::bad_path(
+                path,
+                "is neither a regular file nor a directory",
+            ))
+        }
+    };
+    for name in VENDORED_FILES {
+        let path = expected_root.join(name);
+        if fs::symlink_metadata(&path).is_ok() {
+            feed(name, &path)?;
+        }
+    }
+    for name in VENDORED_DIRS {
+        let top = expected_root.join(name);
+        if fs::symlink_metadata(&top).is_err() {
+            continue;
+        }
+        for entry in walkdir::WalkDir::new(&top)
+            .follow_links(false)
+            .sort_by_file_name()
+        {
+            let entry = entry.map_err(|e| {
+                let p = e.path().unwrap_or(&top).to_path_buf();
+                Error::io("walk", &p, e.into())
+            })?;
+            let rel_os = entry
+                .path()
+                .strip_prefix(expected_root)
+                .unwrap_or(entry.path());
+            let rel = rel_os
+                .to_str()
+                .ok_or_else(|| Error::bad_path(entry.path(), "file name is not valid UTF-8"))?
+                .replace('\\', "/");
+            feed(&rel, entry.path())?;
+        }
+    }
+    comparer.finish()
+}
+
+fn fault_to_error(fault: Fault) -> Error {
+    match fault {
+        Fault::Failed(e) => e,
+        Fault::Refused(d) => Error::Usage(format!("[{}] {}", d.code, d.message)),
+    }
+}
+
+/// What is at a path of the vendored directory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Local {
+    Missing,
+    File(u64),
+    Dir,
+    Link,
+    Special,
+}
+
+impl Local {
+    fn of(path: &Path) -> Result<Local> {
+        match fs::symlink_metadata(path) {
+            Ok(m) if m.file_type().is_symlink() => Ok(Local::Link),
+            Ok(m) if m.is_file() => Ok(Local::File(m.len())),
+            Ok(m) if m.is_dir() => Ok(Local::Dir),
+            Ok(_) => Ok(Local::Special),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Local::Missing),
+            Err(e) if e.kind() == io::ErrorKind::NotADirectory => Ok(Local::Missing),
+            Err(e) => Err(Error::io("read", path, e)),
+        }
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            Local::Missing => "missing",
+            Local::File(_) => "a regular file",
+            Local::Dir => "a directory",
+            Local::Link => "a symbolic link",
+            Local::Special => "a special file",
+        }
+    }
+}
+
+/// The streaming comparison engine: feed it every expected file and directory (any order), then
+/// [`Comparer::finish`] walks the directory for what was not expected.
+pub struct Comparer {
+    dir: PathBuf,
+    options: CompareOptions,
+    findings: Vec<Diagnostic>,
+    expected_files: BTreeSet<String>,
+    expected_dirs: BTreeSet<String>,
+    /// Ancestors already looked at: `true` when usable as a directory.
+    ancestors: HashMap<String, bool>,
+    matched: usize,
+}
+
+impl Comparer {
+    /// A comparison against `dir`, which must be a directory.
+    pub fn new(dir: &Path, options: &CompareOptions) -> Result<Self> {
+        match fs::symlink_metadata(dir) {
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => return Err(Error::bad_path(dir, "is not a directory")),
+            Err(e) => return Err(Error::io("read", dir, e)),
+        }
+        let mut options = options.clone();
+        if options.expected_label.is_empty() {
+            options.expected_label = "the expected tree".into();
+        }
+        Ok(Comparer {
+            dir: dir.to_path_buf(),
+            options,
+            findings: Vec::new(),
+            expected_files: BTreeSet::new(),
+            expected_dirs: BTreeSet::new(),
+            ancestors: HashMap::new(),
+            matched: 0,
+        })
+    }
+
+    fn label(&self) -> &str {
+        &self.options.expected_label
+    }
+
+    /// Records the ancestors of `rel` as expected directories; returns false when one of them is
+    /// not a directory in `dir` (reported once) or is missing.
+    fn ancestors_ok(&mut self, rel: &str) -> std::result::Result<bool, Fault> {
+        let mut ok = true;
+        for (i, _) in rel.match_indices('/') {
+            let ancestor = &rel[..i];
+            self.expected_dirs.insert(ancestor.to_string());
+            if !ok {
+                continue;
+            }
+            if let Some(&usable) = self.ancestors.get(ancestor) {
+                ok = usable;
+                continue;
+            }
+            let local = Local::of(&self.dir.join(ancestor)).map_err(Fault::Failed)?;
+            let usable = local == Local::Dir;
+            if !usable && local != Local::Missing {
+                let label = self.label().to_string();
+                self.findings.push(
+                    Diagnostic::error(
+                        "drift-type",
+                        ancestor,
+                        format!(
+                            "`{ancestor}` is {} here but a directory in {label}",
+                            local.describe()
+                        ),
+                    )
+                    .help("replace it with the directory from the release"),
+                );
+            }
+            self.ancestors.insert(ancestor.to_string(), usable);
+            ok = usable;
+        }
+        Ok(ok)
+    }
+
+    /// Records an expected directory.
+    pub fn directory(&mut self, rel: &str) -> std::result::Result<(), Fault> {
+        if !is_vendored(rel) || rel.is_empty() {
+            return Ok(());
+        }
+        self.ancestors_ok(rel)?;
+        self.expected_dirs.insert(rel.to_string());
+        Ok(())
+    }
+
+    /// Compares one expected file (`size` bytes of `content`) with its counterpart in `dir`.
+    /// Errors reading `content` come back as they are (an archive fault stays one).
+    pub fn compare_file(
+        &mut self,
+        rel: &str,
+        size: u64,
+        content: &mut dyn Read,
+    ) -> std::result::Result<(), Fault> {
+        if !is_vendored(rel) {
+            return Ok(());
+        }
+        self.expected_files.insert(rel.to_string());
+        let label = self.label().to_string();
+        if !self.ancestors_ok(rel)? {
+            if !self.parent_reported(rel) {
+                self.missing(rel, &label);
+            }
+            return Ok(());
+        }
+        let path = self.dir.join(rel);
+        let local = Local::of(&path).map_err(Fault::Failed)?;
+        match local {
+            Local::Missing => self.missing(rel, &label),
+            Local::File(local_size) => {
+                let diff = self.options.diff;
+                let outcome = if diff && size <= MAX_DIFF_BYTES {
+                    let mut expected = Vec::with_capacity(size as usize);
+                    content
+                        .take(size)
+                        .read_to_end(&mut expected)
+                        .map_err(|e| read_fault(e, rel))?;
+                    let same = local_size == size && same_as_file(&expected, &path)?;
+                    if same {
+                        None
+                    } else {
+                        Some(Some(self.unified(rel, &expected, &path, local_size)?))
+                    }
+                } else if local_size != size {
+                    Some(diff.then(|| too_large_for_diff(size, local_size)))
+                } else if stream_equal(content, size, &path, rel)? {
+                    None
+                } else {
+                    Some(diff.then(|| too_large_for_diff(size, local_size)))
+                };
+                match outcome {
+                    None => self.matched += 1,
+                    Some(detail) => {
+                        let mut d = Diagnostic::error(
+                            "drift-changed",
+                            rel,
+                            format!(
+                                "`{rel}` differs from {label} ({local_size} bytes here, {size} \
+                                 in {label})"
+                            ),
+                        )
+                        .help("re-vendor the file from the release");
+                        if let Some(detail) = detail {
+                            d = d.detail(detail);
+                        }
+                        self.findings.push(d);
+                    }
+                }
+            }
+            other => self.findings.push(
+                Diagnostic::error(
+                    "drift-type",
+                    rel,
+                    format!(
+                        "`{rel}` is {} here but a regular file in {label}",
+                        other.describe()
+                    ),
+                )
+                .help("replace it with the file from the release"),
+            ),
+        }
+        Ok(())
+    }
+
+    /// True when an ancestor of `rel` was reported as the wrong type (so `rel` is not repeated).
+    fn parent_reported(&self, rel: &str) -> bool {
+        rel.match_indices('/').any(|(i, _)| {
+            self.ancestors.get(&rel[..i]) == Some(&false) && {
+                let ancestor = &rel[..i];
+                self.findings
+                    .iter()
+                    .any(|d| d.code == "drift-type" && d.file == ancestor)
+            }
+        })
+    }
+
+    fn missing(&mut self, rel: &str, label: &str) {
+        self.findings.push(
+            Diagnostic::error(
+                "drift-missing",
+                rel,
+                format!("`{rel}` is in {label} but missing here"),
+            )
+            .help("re-vendor the file from the release"),
+        );
+    }
+
+    fn unified(
+        &self,
+        rel: &str,
+        expected: &[u8],
+        path: &Path,
+        local_size: u64,
+    ) -> Result<String, Fault> {
+        if local_size > MAX_DIFF_BYTES {
+            return Ok(too_large_for_diff(expected.len() as u64, local_size));
+        }
+        let mut actual = Vec::with_capacity(local_size as usize);
+        fs::File::open(path)
+            .and_then(|f| f.take(MAX_DIFF_BYTES + 1).read_to_end(&mut actual))
+            .map_err(|e| Fault::Failed(Error::io("read", path, e)))?;
+        let (Ok(old), Ok(new)) = (std::str::from_utf8(expected), std::str::from_utf8(&actual))
+        else {
+            return Ok(format!(
+                "binary files differ ({} bytes in {}, {} bytes here)",
+                expected.len(),
+                self.label(),
+                actual.len()
+            ));
+        };
+        let diff = similar::TextDiff::configure()
+            .timeout(DIFF_TIMEOUT)
+            .diff_lines(old, new);
+        let text = diff
+            .unified_diff()
+            .context_radius(3)
+            .header(
+                &format!("{}/{rel}", self.label().replace(' ', "-")),
+                &format!("vendored/{rel}"),
+            )
+            .to_string();
+        Ok(text)
+    }
+
+    /// Walks `dir` for what the expected tree does not have: extra files in the vendored set
+    /// (errors) and other top-level entries (notes); reports expected directories that are
+    /// missing. Returns the findings sorted by file.
+    pub fn finish(mut self) -> Result<Comparison> {
+        let label = self.label().to_string();
+        let mut top: Vec<_> = fs::read_dir(&self.dir)
+            .map_err(|e| Error::io("read", &self.dir, e))?
+            .collect::<io::Result<Vec<_>>>()
+            .map_err(|e| Error::io("read", &self.dir, e))?;
+        top.sort_by_key(|e| e.file_name());
+        let mut extras: Vec<(String, bool)> = Vec::new();
+        for entry in top {
+            let name_os = entry.file_name();
+            let name = name_os.to_string_lossy().into_owned();
+            let path = entry.path();
+            let local = Local::of(&path)?;
+            if name == LICENSE_FILE {
+                continue;
+            }
+            if VENDORED_FILES.contains(&name.as_str()) {
+                if !self.expected_files.contains(&name) && !self.expected_dirs.contains(&name) {
+                    extras.push((name, local == Local::Dir));
+                }
+                continue;
+            }
+            if VENDORED_DIRS.contains(&name.as_str()) {
+                if local != Local::Dir {
+                    if !self.expected_dirs.contains(&name) && !self.expected_files.contains(&name) {
+                        extras.push((name, false));
+                    }
+                    continue;
+                }
+                if !self.expected_dirs.contains(&name) {
+                    extras.push((name.clone(), true));
+                }
+                for item in walkdir::WalkDir::new(&path)
+                    .follow_links(false)
+                    .sort_by_file_name()
+                    .min_depth(1)
+                {
+                    let item = item.map_err(|e| {
+                        let p = e.path().unwrap_or(&path).to_path_buf();
+                        Error::io("walk", &p, e.into())
+                    })?;
+                    let rel_os = item.path().strip_prefix(&self.dir).unwrap_or(item.path());
+                    let rel = rel_os.to_string_lossy().replace('\\', "/");
+                    let is_dir = item.file_type().is_dir();
+                    // Below an expected file that is a directory here: already `drift-type`.
+                    let under_file = rel
+                        .match_indices('/')
+                        .any(|(i, _)| self.expected_files.contains(&rel[..i]));
+                    if !under_file
+                        && !self.expected_files.contains(&rel)
+                        && !self.expected_dirs.contains(&rel)
+                    {
+                        extras.push((rel, is_dir));
+                    }
+                }
+                continue;
+            }
+            self.findings.push(Diagnostic::note(
+                "unmanaged-file",
+                name.clone(),
+                format!(
+                    "`{name}` is not part of the vendored set; it is left alone (an SDK's own \
+                     file)"
+                ),
+            ));
+        }
+        // An extra directory is listed only when nothing extra is listed inside it.
+        let extra_paths: Vec<String> = extras.iter().map(|(p, _)| p.clone()).collect();
+        for (rel, is_dir) in &extras {
+            if *is_dir {
+                let prefix = format!("{rel}/");
+                if extra_paths.iter().any(|p| p.starts_with(&prefix)) {
+                    continue;
+                }
+            }
+            let what = if *is_dir { "directory" } else { "file" };
+            self.findings.push(
+                Diagnostic::error(
+                    "drift-extra",
+                    rel.clone(),
+                    format!("{what} `{rel}` is here but not in {label}"),
+                )
+                .help("remove it, or move an SDK's own file out of the vendored directories"),
+            );
+        }
+        // Expected directories that hold no expected file and are missing here.
+        let dirs: Vec<String> = self.expected_dirs.iter().cloned().collect();
+        for rel in dirs {
+            let prefix = format!("{rel}/");
+            let has_files = self.expected_files.iter().any(|f| f.starts_with(&prefix));
+            if has_files || self.ancestors.get(&rel) == Some(&false) {
+                continue;
+            }
+            let broken_parent = rel
+                .match_indices('/')
+                .any(|(i, _)| self.ancestors.get(&rel[..i]) == Some(&false));
+            if broken_parent {
+                continue;
+            }
+            match Local::of(&self.dir.join(&rel))? {
+                Local::Dir => {}
+                Local::Missing => self.findings.push(Diagnostic::error(
+                    "drift-missing",
+                    rel.clone(),
+                    format!("directory `{rel}` is in {label} but missing here"),
+                )),
+                other => self.findings.push(Diagnostic::error(
+                    "drift-type",
+                    rel.clone(),
+                    format!(
+                        "`{rel}` is {} here but a directory in {label}",
+                        other.describe()
+                    ),
+                )),
+            }
+        }
+        self.findings
+            .sort_by(|a, b| (&a.file, a.code).cmp(&(&b.file, b.code)));
+        Ok(Comparison {
+            findings: self.findings,
+            matched: self.matched,
+        })
+    }
+}
+
+impl Sink for Comparer {
+    fn directory(&mut self, rel: &str) -> std::result::Result<(), Fault> {
+        Comparer::directory(self, rel)
+    }
+
+    fn file(
+        &mut self,
+        rel: &str,
+        size: u64,
+        content: &mut dyn Read,
+    ) -> std::result::Result<(), Fault> {
+        self.compare_file(rel, size, content)
+    }
+}
+
+fn read_fault(e: io::Error, rel: &str) -> Fault {
+    Fault::from_io(e, |e| {
+        Fault::Failed(Error::io("read the expected content of", rel, e))
+    })
+}
+
+fn too_large_for_diff(expected: u64, actual: u64) -> String {
+    format!(
+        "no diff: {expected} bytes expected, {actual} bytes here (diffs are made of files up to \
+         {MAX_DIFF_BYTES} bytes)"
+    )
+}
+
+/// True when the file at `path` holds exactly `expected`.
+fn same_as_file(expected: &[u8], path: &Path) -> std::result::Result<bool, Fault> {
+    let mut file = fs::File::open(path).map_err(|e| Fault::Failed(Error::io("open", path, e)))?;
+    let mut buf = vec![0u8; CHUNK.min(expected.len().max(1))];
+    let mut offset = 0;
+    loop {
+        let n = read_full(&mut file, &mut buf)
+            .map_err(|e| Fault::Failed(Error::io("read", path, e)))?;
+        if n == 0 {
+            return Ok(offset == expected.len());
+        }
+        if offset + n > expected.len() || buf[..n] != expected[offset..offset + n] {
+            return Ok(false);
+        }
+        offset += n;
+    }
+}
+
+/// Compares `size` bytes of `content` with the file at `path` chunk by chunk. Reads `content` to
+/// its end whatever the outcome.
+fn stream_equal(
+    content: &mut dyn Read,
+    size: u64,
+    path: &Path,
+    rel: &str,
+) -> std::result::Result<bool, Fault> {
+    let mut file = fs::File::open(path).map_err(|e| Fault::Failed(Error::io("open", path, e)))?;
+    let mut expected = vec![0u8; CHUNK];
+    let mut actual = vec![0u8; CHUNK];
+    let mut same = true;
+    let mut left = size;
+    while left > 0 {
+        let want = CHUNK.min(usize::try_from(left).unwrap_or(CHUNK));
+        let n = read_full(content, &mut expected[..want]).map_err(|e| read_fault(e, rel))?;
+        if n == 0 {
+            break;
+        }
+        left -= n as u64;
+        if same {
+            let m = read_full(&mut file, &mut actual[..n])
+                .map_err(|e| Fault::Failed(Error::io("read", path, e)))?;
+            same = m == n && expected[..n] == actual[..n];
+        }
+    }
+    if same {
+        // The file must not be longer than the expected content.
+        let mut one = [0u8; 1];
+        same = read_full(&mut file, &mut one)
+            .map_err(|e| Fault::Failed(Error::io("read", path, e)))?
+            == 0;
+    }
+    Ok(same)
+}
+
+/// Reads until `buf` is full or the input ends; returns the bytes read.
+fn read_full(reader: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match reader.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options() -> CompareOptions {
+        CompareOptions {
+            diff: true,
+            expected_label: "release 1.0.0".into(),
+        }
+    }
+
+    fn map(entries: &[(&str, &str)]) -> BTreeMap<String, Vec<u8>> {
+        entries
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.as_bytes().to_vec()))
+            .collect()
+    }
+
+    #[test]
+    fn vendored_set() {
+        assert!(is_vendored("manifest.json"));
+        assert!(is_vendored("fixtures/a.json"));
+        assert!(is_vendored("schema"));
+        assert!(!is_vendored("LICENSE"));
+        assert!(!is_vendored("manifest.json/x"));
+        assert!(!is_vendored("fixturesx/a.json"));
+    }
+
+    #[test]
+    fn identical_changed_missing_extra_unmanaged() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        fs::create_dir_all(d.join("fixtures")).unwrap();
+        fs::write(d.join("CONFORMANCE_VERSION"), "1.0.0\n").unwrap();
+        fs::write(d.join("fixtures/a.json"), "{\"a\": 1}\n").unwrap();
+        fs::write(d.join("fixtures/extra.json"), "{}").unwrap();
+        fs::write(d.join("LICENSE"), "x").unwrap();
+        fs::write(d.join("ConformanceTest.php"), "<?php").unwrap();
+        let expected = map(&[
+            ("CONFORMANCE_VERSION", "1.0.0\n"),
+            ("fixtures/a.json", "{\"a\": 2}\n"),
+            ("manifest.json", "{}"),
+            ("LICENSE", "ignored"),
+        ]);
+        let c = compare_files(&expected, d, &options()).unwrap();
+        let codes: Vec<(&str, &str)> = c
+            .findings
+            .iter()
+            .map(|f| (f.code, f.file.as_str()))
+            .collect();
+        assert_eq!(
+            codes,
+            vec![
+                ("unmanaged-file", "ConformanceTest.php"),
+                ("drift-changed", "fixtures/a.json"),
+                ("drift-extra", "fixtures/extra.json"),
+                ("drift-missing", "manifest.json"),
+            ]
+        );
+        assert_eq!(c.matched, 1);
+        let diff = c.findings[1].detail.as_deref().unwrap();
+        assert!(
+            diff.contains("-{\"a\": 2}") && diff.contains("+{\"a\": 1}"),
+            "{diff}"
+        );
+        assert!(!c.is_clean());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_are_drift_not_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let elsewhere = tempfile::tempdir().unwrap();
+        fs::write(elsewhere.path().join("a.json"), "same").unwrap();
+        std::os::unix::fs::symlink(elsewhere.path(), dir.path().join("fixtures")).unwrap();
+        let c =
+            compare_files(&map(&[("fixtures/a.json", "same")]), dir.path(), &options()).unwrap();
+        assert_eq!(c.findings.len(), 1, "{:?}", c.findings);
+        assert_eq!(c.findings[0].code, "drift-type");
+        assert_eq!(c.findings[0].file, "fixtures");
+    }
+}

@@ -1,0 +1,511 @@
+//! `bqsuite sync` and `sync --check` over a temporary workspace of SDK checkouts.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use common::*;
+use serde_json::Value;
+
+/// Everything under `root` (not following links): path -> (kind, bytes or link target, mtime).
+fn snapshot(root: &Path) -> BTreeMap<String, (String, Vec<u8>, Option<SystemTime>)> {
+    let mut out = BTreeMap::new();
+    for entry in walkdir::WalkDir::new(root).follow_links(false) {
+        let entry = entry.unwrap();
+        let rel = entry
+            .path()
+            .strip_prefix(root)
+            .unwrap()
+            .display()
+            .to_string();
+        let meta = fs::symlink_metadata(entry.path()).unwrap();
+        let (kind, content) = if meta.file_type().is_symlink() {
+            (
+                "link",
+                fs::read_link(entry.path())
+                    .unwrap()
+                    .display()
+                    .to_string()
+                    .into_bytes(),
+            )
+        } else if meta.is_dir() {
+            ("dir", Vec::new())
+        } else {
+            ("file", fs::read(entry.path()).unwrap())
+        };
+        let mtime = (kind == "file").then(|| meta.modified().unwrap());
+        out.insert(rel, (kind.to_string(), content, mtime));
+    }
+    out
+}
+
+struct Workspace {
+    dir: tempfile::TempDir,
+    targets: PathBuf,
+}
+
+impl Workspace {
+    fn new(targets: &str) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        fs::create_dir_all(dir.path().join("ws")).unwrap();
+        let targets_path = dir.path().join("targets.txt");
+        fs::write(&targets_path, targets).unwrap();
+        Workspace {
+            dir,
+            targets: targets_path,
+        }
+    }
+
+    fn ws(&self) -> PathBuf {
+        self.dir.path().join("ws")
+    }
+
+    fn path(&self, rel: &str) -> PathBuf {
+        self.ws().join(rel)
+    }
+
+    /// Vendors the bundled suite into `target` by copying it (as an SDK would have done).
+    fn vendor(&self, target: &str) {
+        let to = self.path(target);
+        for name in ["CONFORMANCE_VERSION", "manifest.json"] {
+            fs::create_dir_all(&to).unwrap();
+            fs::copy(bundled_suite().join(name), to.join(name)).unwrap();
+        }
+        for dir in ["schema", "fixtures"] {
+            copy_tree(&bundled_suite().join(dir), &to.join(dir));
+        }
+    }
+
+    fn run(&self, extra: &[&str]) -> (i32, Value, String) {
+        let suite = bundled_suite();
+        let ws = self.ws();
+        let mut args = vec![
+            "sync",
+            "--suite",
+            suite.to_str().unwrap(),
+            "--workspace",
+            ws.to_str().unwrap(),
+            "--targets",
+            self.targets.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let mut json_args = args.clone();
+        json_args.extend_from_slice(&["--format", "json"]);
+        let out = bqsuite(&json_args);
+        let doc: Value = serde_json::from_str(&stdout(&out))
+            .unwrap_or_else(|e| panic!("{e}: {}{}", stdout(&out), stderr(&out)));
+        (code(&out), doc, stderr(&out))
+    }
+
+    fn status(doc: &Value, target: &str) -> String {
+        doc["data"]["targets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["target"] == target)
+            .unwrap_or_else(|| panic!("no row for {target}: {doc:#}"))["status"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+}
+
+fn findings<'a>(doc: &'a Value, code_name: &str) -> Vec<&'a Value> {
+    doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == code_name)
+        .collect()
+}
+
+fn files_of<'a>(doc: &'a Value, code_name: &str) -> Vec<&'a str> {
+    findings(doc, code_name)
+        .iter()
+        .map(|d| d["file"].as_str().unwrap())
+        .collect()
+}
+
+const TARGETS: &str = "\
+# a comment
+good/tests/conformance
+drifted/testdata/conformance
+missing-repo/tests/conformance
+linked/tests/conformance
+linked-fixtures/tests/conformance
+fresh/test/conformance
+";
+
+/// A workspace with one target in each state the issue names.
+fn mixed_workspace() -> Workspace {
+    let w = Workspace::new(TARGETS);
+    w.vendor("good/tests/conformance");
+    fs::write(
+        w.path("good/tests/conformance/ConformanceTest.php"),
+        "<?php // SDK-owned\n",
+    )
+    .unwrap();
+
+    w.vendor("drifted/testdata/conformance");
+    let d = w.path("drifted/testdata/conformance");
+    fs::write(
+        d.join("fixtures/order-created.json"),
+        "{\"job\": \"changed\"}\n",
+    )
+    .unwrap();
+    fs::remove_file(d.join("fixtures/urn-alias.json")).unwrap();
+    fs::write(d.join("fixtures/stale-extra.json"), "{}\n").unwrap();
+    fs::write(d.join("manifest.json"), "{\"schema_version\": 1}\n").unwrap();
+    fs::remove_file(d.join("CONFORMANCE_VERSION")).unwrap();
+    fs::write(
+        d.join("conformance_test.go"),
+        "package conformance // SDK-owned\n",
+    )
+    .unwrap();
+
+    // The vendored directory is a link out of the repository.
+    fs::create_dir_all(w.path("linked/tests")).unwrap();
+    fs::create_dir_all(w.dir.path().join("elsewhere")).unwrap();
+    std::os::unix::fs::symlink(
+        w.dir.path().join("elsewhere"),
+        w.path("linked/tests/conformance"),
+    )
+    .unwrap();
+
+    // A link inside the vendored set.
+    w.vendor("linked-fixtures/tests/conformance");
+    let lf = w.path("linked-fixtures/tests/conformance/fixtures");
+    fs::remove_dir_all(&lf).unwrap();
+    fs::create_dir_all(w.dir.path().join("outside-fixtures")).unwrap();
+    std::os::unix::fs::symlink(w.dir.path().join("outside-fixtures"), &lf).unwrap();
+
+    // The repository exists; nothing vendored yet.
+    fs::create_dir_all(w.path("fresh")).unwrap();
+    w
+}
+
+#[test]
+fn check_reports_exactly_the_drift_and_writes_nothing() {
+    let w = mixed_workspace();
+    let before = snapshot(w.dir.path());
+    let (exit, doc, _) = w.run(&["--check"]);
+    assert_eq!(exit, 1, "{doc:#}");
+    assert_eq!(snapshot(w.dir.path()), before, "--check wrote something");
+
+    assert_eq!(Workspace::status(&doc, "good/tests/conformance"), "in sync");
+    assert_eq!(
+        Workspace::status(&doc, "drifted/testdata/conformance"),
+        "DRIFT"
+    );
+    assert_eq!(
+        Workspace::status(&doc, "missing-repo/tests/conformance"),
+        "skip (missing)"
+    );
+    assert_eq!(Workspace::status(&doc, "linked/tests/conformance"), "error");
+    assert_eq!(
+        Workspace::status(&doc, "linked-fixtures/tests/conformance"),
+        "error"
+    );
+    assert_eq!(Workspace::status(&doc, "fresh/test/conformance"), "DRIFT");
+
+    let p = "drifted/testdata/conformance";
+    let mut changed = files_of(&doc, "drift-changed");
+    changed.sort();
+    assert_eq!(
+        changed,
+        [
+            format!("{p}/fixtures/order-created.json"),
+            format!("{p}/manifest.json")
+        ]
+    );
+    let mut missing = files_of(&doc, "drift-missing");
+    missing.sort();
+    assert_eq!(
+        missing,
+        [
+            format!("{p}/CONFORMANCE_VERSION"),
+            format!("{p}/fixtures/urn-alias.json")
+        ]
+    );
+    assert_eq!(
+        files_of(&doc, "drift-extra"),
+        [format!("{p}/fixtures/stale-extra.json")]
+    );
+    assert_eq!(
+        files_of(&doc, "sync-not-vendored"),
+        ["fresh/test/conformance"]
+    );
+    let mut links = files_of(&doc, "sync-symlink");
+    links.sort();
+    assert_eq!(
+        links,
+        [
+            "linked-fixtures/tests/conformance",
+            "linked/tests/conformance"
+        ]
+    );
+    // SDK-owned files beside the data are listed, not drift.
+    let notes: Vec<_> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["severity"] == "note")
+        .map(|d| d["file"].as_str().unwrap())
+        .collect();
+    assert!(
+        notes.contains(&"good/tests/conformance/ConformanceTest.php"),
+        "{notes:?}"
+    );
+    assert!(
+        notes.contains(&"drifted/testdata/conformance/conformance_test.go"),
+        "{notes:?}"
+    );
+    // The row shows the vendored version beside the canonical one.
+    let row = &doc["data"]["targets"][0];
+    assert_eq!(row["vendored_version"], "1.5.0");
+    assert_eq!(doc["data"]["canonical_version"], "1.5.0");
+    let drifted = doc["data"]["targets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["target"] == p)
+        .unwrap();
+    assert!(drifted["vendored_version"].is_null());
+}
+
+#[test]
+fn check_diff_shows_a_unified_diff() {
+    let w = mixed_workspace();
+    let (_, doc, _) = w.run(&["--check", "--diff"]);
+    let changed = findings(&doc, "drift-changed");
+    let fixture = changed
+        .iter()
+        .find(|d| d["file"].as_str().unwrap().ends_with("order-created.json"))
+        .unwrap();
+    let detail = fixture["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("-  \"job\": \"urn:babel:orders:created\","),
+        "{detail}"
+    );
+    assert!(detail.contains("+{\"job\": \"changed\"}"), "{detail}");
+}
+
+#[test]
+fn sync_fixes_drift_without_touching_sdk_files_or_identical_files() {
+    let w = mixed_workspace();
+    let old = SystemTime::now() - Duration::from_secs(86_400);
+    let identical = w.path("good/tests/conformance/fixtures/urn-alias.json");
+    fs::File::options()
+        .write(true)
+        .open(&identical)
+        .unwrap()
+        .set_modified(old)
+        .unwrap();
+    let outside_before = snapshot(&w.dir.path().join("elsewhere"));
+
+    let (exit, doc, _) = w.run(&[]);
+    // The two linked targets are refused, so the run fails...
+    assert_eq!(exit, 1, "{doc:#}");
+    assert_eq!(Workspace::status(&doc, "linked/tests/conformance"), "error");
+    assert_eq!(
+        Workspace::status(&doc, "linked-fixtures/tests/conformance"),
+        "error"
+    );
+    // ...and nothing was written through the links.
+    assert_eq!(snapshot(&w.dir.path().join("elsewhere")), outside_before);
+    assert!(
+        fs::read_dir(w.dir.path().join("outside-fixtures"))
+            .unwrap()
+            .next()
+            .is_none()
+    );
+
+    // The others were fixed.
+    assert_eq!(
+        Workspace::status(&doc, "good/tests/conformance"),
+        "unchanged"
+    );
+    assert_eq!(
+        Workspace::status(&doc, "drifted/testdata/conformance"),
+        "synced"
+    );
+    assert_eq!(Workspace::status(&doc, "fresh/test/conformance"), "synced");
+    assert_eq!(
+        Workspace::status(&doc, "missing-repo/tests/conformance"),
+        "skip (missing)"
+    );
+    assert!(
+        !w.path("missing-repo").exists(),
+        "a missing repository was created"
+    );
+    let d = w.path("drifted/testdata/conformance");
+    assert!(!d.join("fixtures/stale-extra.json").exists());
+    assert_eq!(
+        fs::read(d.join("manifest.json")).unwrap(),
+        fs::read(bundled_suite().join("manifest.json")).unwrap()
+    );
+    assert_eq!(
+        fs::read_to_string(d.join("conformance_test.go")).unwrap(),
+        "package conformance // SDK-owned\n"
+    );
+    assert_eq!(
+        fs::read_to_string(w.path("good/tests/conformance/ConformanceTest.php")).unwrap(),
+        "<?php // SDK-owned\n"
+    );
+    // An identical file keeps its mtime (no churn).
+    assert_eq!(fs::metadata(&identical).unwrap().modified().unwrap(), old);
+    // No temporary files are left anywhere.
+    assert!(
+        snapshot(&w.ws()).keys().all(|k| !k.contains(".tmp-")),
+        "temporary file left behind"
+    );
+
+    // Without the linked targets, --check is now clean.
+    fs::write(
+        &w.targets,
+        "good/tests/conformance\ndrifted/testdata/conformance\nmissing-repo/tests/conformance\nfresh/test/conformance\n",
+    )
+    .unwrap();
+    let (exit, doc, _) = w.run(&["--check"]);
+    assert_eq!(exit, 0, "{doc:#}");
+    // And syncing again changes nothing.
+    let before = snapshot(w.dir.path());
+    let (exit, doc, _) = w.run(&[]);
+    assert_eq!(exit, 0);
+    assert_eq!(
+        Workspace::status(&doc, "drifted/testdata/conformance"),
+        "unchanged"
+    );
+    assert_eq!(snapshot(w.dir.path()), before);
+}
+
+#[test]
+fn strict_makes_a_missing_repository_a_failure() {
+    let w = Workspace::new("good/tests/conformance\nmissing-repo/tests/conformance\n");
+    w.vendor("good/tests/conformance");
+    let (exit, _, _) = w.run(&["--check"]);
+    assert_eq!(exit, 0);
+    let (exit, doc, _) = w.run(&["--check", "--strict"]);
+    assert_eq!(exit, 1);
+    assert_eq!(
+        files_of(&doc, "sync-missing-repo"),
+        ["missing-repo/tests/conformance"]
+    );
+}
+
+#[test]
+fn unsafe_target_paths_are_refused() {
+    let w = Workspace::new("../escape/conformance\n/abs/conformance\nrepo-only\n");
+    let before = snapshot(w.dir.path());
+    let (exit, doc, _) = w.run(&[]);
+    assert_eq!(exit, 1);
+    assert_eq!(findings(&doc, "sync-bad-target").len(), 3, "{doc:#}");
+    assert_eq!(snapshot(w.dir.path()), before);
+}
+
+#[test]
+fn an_invalid_suite_is_never_vendored() {
+    let w = Workspace::new("good/tests/conformance\n");
+    fs::create_dir_all(w.path("good")).unwrap();
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| m["schema_version"] = serde_json::json!(9));
+    let out = bqsuite(&[
+        "sync",
+        "--suite",
+        s.path().to_str().unwrap(),
+        "--workspace",
+        w.ws().to_str().unwrap(),
+        "--targets",
+        w.targets.to_str().unwrap(),
+    ]);
+    assert_eq!(code(&out), 1);
+    assert!(
+        stdout(&out).contains("sync-invalid-suite"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(!w.path("good/tests").exists());
+}
+
+#[test]
+fn shipped_targets_file_on_a_full_workspace() {
+    // Every SDK repository of the shipped targets file is present (25+ targets).
+    let shipped = fs::read_to_string(bundled_suite().join("sync-targets.txt")).unwrap();
+    let targets: Vec<&str> = shipped
+        .lines()
+        .map(|l| l.split('#').next().unwrap().trim())
+        .filter(|l| !l.is_empty())
+        .collect();
+    assert!(targets.len() >= 25, "{}", targets.len());
+    let w = Workspace::new(&shipped);
+    for t in &targets {
+        fs::create_dir_all(w.path(t.split('/').next().unwrap())).unwrap();
+    }
+    let (exit, doc, _) = w.run(&["--check"]);
+    assert_eq!(exit, 1);
+    assert_eq!(findings(&doc, "sync-not-vendored").len(), targets.len());
+
+    let (exit, doc, _) = w.run(&[]);
+    assert_eq!(exit, 0, "{doc:#}");
+    for t in &targets {
+        assert_eq!(Workspace::status(&doc, t), "synced");
+    }
+    let (exit, doc, _) = w.run(&["--check", "--strict"]);
+    assert_eq!(exit, 0, "{doc:#}");
+    for t in &targets {
+        assert_eq!(Workspace::status(&doc, t), "in sync");
+    }
+    // One drifted copy among them is found and named.
+    fs::write(w.path(targets[7]).join("fixtures/order-created.json"), "{}").unwrap();
+    let (exit, doc, _) = w.run(&["--check"]);
+    assert_eq!(exit, 1);
+    assert_eq!(
+        files_of(&doc, "drift-changed"),
+        [format!("{}/fixtures/order-created.json", targets[7])]
+    );
+}
+
+#[test]
+fn default_workspace_is_the_parent_of_the_repository() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("conformance");
+    copy_tree(&bundled_suite(), &repo.join("suite"));
+    fs::write(
+        repo.join("suite/sync-targets.txt"),
+        "sdk/tests/conformance\n",
+    )
+    .unwrap();
+    fs::create_dir_all(dir.path().join("sdk")).unwrap();
+    let out = bqsuite_in(&repo, &["sync"]);
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    assert!(
+        dir.path()
+            .join("sdk/tests/conformance/manifest.json")
+            .is_file()
+    );
+    let out = bqsuite_in(&repo, &["sync", "--check"]);
+    assert_eq!(code(&out), 0);
+    assert!(
+        stdout(&out)
+            .contains("in sync         sdk/tests/conformance (vendored 1.5.0, canonical 1.5.0)"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn missing_targets_file_cannot_run() {
+    let w = Workspace::new("");
+    let out = bqsuite(&[
+        "sync",
+        "--workspace",
+        w.ws().to_str().unwrap(),
+        "--targets",
+        "/nonexistent/targets.txt",
+    ]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("/nonexistent/targets.txt"));
+}
