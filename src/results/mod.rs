@@ -1,10 +1,27 @@
 //! `bqsuite results`: check SDK results files against the manifest, the compatibility matrix,
-//! and a per-SDK regression diff. (Being implemented.)
+//! and a per-SDK regression diff.
+//!
+//! - [`check()`]: one error finding per reason a file is not Compatible (codes in [`check`'s
+//!   module](mod@self::check)); exit 1 unless every file is Compatible.
+//! - [`matrix()`]: SDKs as columns, sections as rows, in Markdown and/or self-contained HTML. It is
+//!   a report: its findings are warnings and notes only, so it exits 0 whenever it rendered.
+//! - [`diff()`]: pass → fail/skip between two runs of one SDK is an error (a regression); the way
+//!   back, added and removed cases are notes.
+
+pub mod check;
+pub mod diff;
+pub mod family;
+pub mod matrix;
+pub mod read;
 
 use std::path::PathBuf;
 
 use crate::diag::Report;
 use crate::error::{Error, Result};
+
+pub use check::{FileCheck, SuiteRules, check_file};
+pub use family::family_of;
+pub use read::MAX_RESULTS_BYTES;
 
 /// `results check`.
 #[derive(Debug, Clone)]
@@ -29,17 +46,45 @@ pub struct DiffOptions {
     pub new: PathBuf,
 }
 
-/// Decides whether each results file is Compatible; every reason it is not is an error finding.
-pub fn check(_options: &CheckOptions) -> Result<Report> {
-    Err(Error::Usage("results check is not implemented yet".into()))
+pub(crate) fn subject(files: &[PathBuf]) -> String {
+    match files {
+        [one] => one.display().to_string(),
+        many => format!("{} results files", many.len()),
+    }
 }
 
-/// Builds the matrix; writes the HTML/Markdown files asked for and returns the text to print.
-pub fn matrix(_options: &MatrixOptions) -> Result<(Report, String)> {
-    Err(Error::Usage("results matrix is not implemented yet".into()))
+/// Checks every file of `files` against the suite. Fails (exit 2) when the suite or a file cannot
+/// be read at all.
+pub fn check_all(files: &[PathBuf], rules: &SuiteRules) -> Result<Vec<FileCheck>> {
+    if files.is_empty() {
+        return Err(Error::Usage("no results files given".into()));
+    }
+    files.iter().map(|f| check_file(rules, f)).collect()
+}
+
+/// Decides whether each results file is Compatible; every reason it is not is an error finding.
+/// The summary has one line per file: `sdk version: Compatible` or `NOT Compatible (N reasons)`.
+pub fn check(options: &CheckOptions) -> Result<Report> {
+    let rules = SuiteRules::load(&options.suite)?;
+    let checks = check_all(&options.files, &rules)?;
+    let mut report = Report::new(subject(&options.files));
+    for c in checks {
+        report
+            .summary
+            .push(format!("{}: {}", c.label(), c.verdict()));
+        report.diagnostics.extend(c.findings);
+    }
+    report.sort();
+    Ok(report)
+}
+
+/// Builds the matrix; writes the HTML/Markdown files asked for and returns the text to print:
+/// the Markdown table when no file is asked for, else a one-line summary per file written.
+pub fn matrix(options: &MatrixOptions) -> Result<(Report, String)> {
+    matrix::run(options)
 }
 
 /// Cases of one SDK that went from pass to fail/skip (errors) and back (notes).
-pub fn diff(_options: &DiffOptions) -> Result<Report> {
-    Err(Error::Usage("results diff is not implemented yet".into()))
+pub fn diff(options: &DiffOptions) -> Result<Report> {
+    diff::run(options)
 }

@@ -1,0 +1,280 @@
+//! Reading one results file: bounded, UTF-8, parsed with positions, and the part of its shape
+//! that every `results` command needs (sdk, versions, sections → case → status), taken from the
+//! positioned tree with last-wins for repeated keys (as `serde_json` would read it).
+
+use std::collections::HashMap;
+use std::fs;
+use std::io::Read;
+use std::path::Path;
+
+use crate::diag::Diagnostic;
+use crate::error::{Error, Result};
+use crate::json::{self, Kind, Member, Node, Pos};
+
+/// Largest results file read. A real run of every section is tens of kilobytes; the cap bounds
+/// the memory a hostile file can cost.
+pub const MAX_RESULTS_BYTES: u64 = 16 * 1024 * 1024;
+
+/// A results file that parsed as JSON.
+#[derive(Debug)]
+pub struct Parsed {
+    pub tree: Node,
+}
+
+/// What reading a results file gave: the parsed tree, or the one finding that says why there is
+/// none (too large, not UTF-8, not JSON).
+#[derive(Debug)]
+pub enum Loaded {
+    Parsed(Parsed),
+    Unreadable(Diagnostic),
+}
+
+/// How a path is named in findings: as the user gave it.
+pub fn shown(path: &Path) -> String {
+    path.display().to_string()
+}
+
+/// Reads and parses `path`. Fails (exit 2) only when the file cannot be read at all (missing,
+/// a directory, an I/O error); a file that is too large or is not JSON is a finding.
+pub fn load(path: &Path) -> Result<Loaded> {
+    let meta = fs::metadata(path).map_err(|e| Error::io("read results file", path, e))?;
+    if meta.is_dir() {
+        return Err(Error::bad_path(path, "is a directory, not a results file"));
+    }
+    let file = fs::File::open(path).map_err(|e| Error::io("open results file", path, e))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_RESULTS_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io("read results file", path, e))?;
+    let name = shown(path);
+    if bytes.len() as u64 > MAX_RESULTS_BYTES {
+        return Ok(Loaded::Unreadable(
+            Diagnostic::error(
+                "results-too-large",
+                &name,
+                format!("is larger than {MAX_RESULTS_BYTES} bytes; refusing to read it"),
+            )
+            .help("a results file lists one status per case; pass the file the runner wrote"),
+        ));
+    }
+    Ok(parse_bytes(&name, &bytes))
+}
+
+/// Parses the bytes of a results file named `name`.
+pub fn parse_bytes(name: &str, bytes: &[u8]) -> Loaded {
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            let valid = std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default();
+            let pos = json::line_col_of_offset(valid, valid.len());
+            return Loaded::Unreadable(
+                Diagnostic::error("results-json-syntax", name, "the file is not valid UTF-8")
+                    .line_col(pos.line, pos.column)
+                    .help("a results file is JSON, which is UTF-8 text"),
+            );
+        }
+    };
+    match json::parse(text) {
+        Ok(tree) => Loaded::Parsed(Parsed { tree }),
+        Err(e) => Loaded::Unreadable(
+            Diagnostic::error(
+                "results-json-syntax",
+                name,
+                format!("the file is not valid JSON: {}", e.message),
+            )
+            .line_col(e.pos.line, e.pos.column)
+            .help("a results file is one JSON object (schema/results.schema.json)"),
+        ),
+    }
+}
+
+/// A case's `status`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Status {
+    Pass,
+    Fail,
+    Skip,
+    /// Not an object with a `status` of pass/fail/skip (the schema check says what is wrong).
+    Invalid,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Pass => "pass",
+            Status::Fail => "fail",
+            Status::Skip => "skip",
+            Status::Invalid => "invalid",
+        }
+    }
+}
+
+/// A case's `reason`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reason {
+    Absent,
+    Text(String),
+    /// Present but not a string.
+    NotText,
+}
+
+impl Reason {
+    pub fn text(&self) -> Option<&str> {
+        match self {
+            Reason::Text(t) => Some(t),
+            _ => None,
+        }
+    }
+}
+
+/// One case entry of a results file.
+#[derive(Debug, Clone)]
+pub struct CaseEntry {
+    pub id: String,
+    /// Position of the case id (the key).
+    pub key_pos: Pos,
+    /// Whether the value is an object (otherwise the schema check reports it).
+    pub is_object: bool,
+    pub status: Status,
+    pub reason: Reason,
+}
+
+/// One section of a results file.
+#[derive(Debug, Clone)]
+pub struct SectionEntry {
+    pub name: String,
+    /// Position of the section name (the key).
+    pub key_pos: Pos,
+    /// Position of the section's value.
+    pub value_pos: Pos,
+    /// The cases, in file order, or `None` when the value is not an object.
+    pub cases: Option<Vec<CaseEntry>>,
+}
+
+/// The members of an object with last-wins for repeated keys, in the order of their last
+/// occurrence (what `serde_json` keeps is the value of the last one).
+pub fn last_wins(members: &[Member]) -> Vec<&Member> {
+    let mut last: HashMap<&str, usize> = HashMap::with_capacity(members.len());
+    for (i, m) in members.iter().enumerate() {
+        last.insert(m.key.as_str(), i);
+    }
+    members
+        .iter()
+        .enumerate()
+        .filter(|(i, m)| last.get(m.key.as_str()) == Some(i))
+        .map(|(_, m)| m)
+        .collect()
+}
+
+/// The string value of a top-level member, if it is a string.
+pub fn top_string(tree: &Node, key: &str) -> Option<String> {
+    match &tree.member(key)?.value.kind {
+        Kind::String(s) => Some(s.clone()),
+        _ => None,
+    }
+}
+
+fn case_entry(member: &Member) -> CaseEntry {
+    let value = &member.value;
+    let (is_object, status, reason) = match &value.kind {
+        Kind::Object(_) => {
+            let status = match value.member("status").map(|m| &m.value.kind) {
+                Some(Kind::String(s)) if s == "pass" => Status::Pass,
+                Some(Kind::String(s)) if s == "fail" => Status::Fail,
+                Some(Kind::String(s)) if s == "skip" => Status::Skip,
+                _ => Status::Invalid,
+            };
+            let reason = match value.member("reason").map(|m| &m.value.kind) {
+                None => Reason::Absent,
+                Some(Kind::String(s)) => Reason::Text(s.clone()),
+                Some(_) => Reason::NotText,
+            };
+            (true, status, reason)
+        }
+        _ => (false, Status::Invalid, Reason::Absent),
+    };
+    CaseEntry {
+        id: member.key.clone(),
+        key_pos: member.key_pos,
+        is_object,
+        status,
+        reason,
+    }
+}
+
+/// The `sections` member: `None` when it is absent or not an object.
+pub fn sections(tree: &Node) -> Option<(Pos, Vec<SectionEntry>)> {
+    let node = &tree.member("sections")?.value;
+    let Kind::Object(members) = &node.kind else {
+        return None;
+    };
+    let entries = last_wins(members)
+        .into_iter()
+        .map(|m| SectionEntry {
+            name: m.key.clone(),
+            key_pos: m.key_pos,
+            value_pos: m.value.pos,
+            cases: match &m.value.kind {
+                Kind::Object(cases) => Some(last_wins(cases).into_iter().map(case_entry).collect()),
+                _ => None,
+            },
+        })
+        .collect();
+    Some((node.pos, entries))
+}
+
+/// True when `reason` cites an ADR as `ADR-NNNN` (the schema's pattern `ADR-[0-9]{4}`).
+pub fn cites_adr(reason: &str) -> bool {
+    let bytes = reason.as_bytes();
+    bytes
+        .windows(8)
+        .any(|w| w.starts_with(b"ADR-") && w[4..].iter().all(u8::is_ascii_digit))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adr_citations() {
+        assert!(cites_adr("single dict (ADR-0031)"));
+        assert!(cites_adr("ADR-0031"));
+        assert!(!cites_adr("ADR-31"));
+        assert!(!cites_adr("adr-0031"));
+        assert!(!cites_adr("not applicable"));
+        assert!(!cites_adr(""));
+        assert!(cites_adr("é ADR-1234 é"));
+    }
+
+    #[test]
+    fn last_wins_keeps_the_last_value() {
+        let tree = json::parse(
+            r#"{"sections": {"a": {"x": {"status": "pass"}, "x": {"status": "fail"}}}}"#,
+        )
+        .unwrap();
+        let (_, secs) = sections(&tree).unwrap();
+        let cases = secs[0].cases.as_ref().unwrap();
+        assert_eq!(cases.len(), 1);
+        assert_eq!(cases[0].status, Status::Fail);
+    }
+
+    #[test]
+    fn unreadable_inputs_are_findings() {
+        let Loaded::Unreadable(d) = parse_bytes("f", b"{\n  \"a\": \xff}") else {
+            panic!()
+        };
+        assert_eq!(d.code, "results-json-syntax");
+        assert_eq!(d.line_col, Some((2, 8)));
+        let Loaded::Unreadable(d) = parse_bytes("f", b"{\"a\": }") else {
+            panic!()
+        };
+        assert_eq!(d.code, "results-json-syntax");
+        let Loaded::Unreadable(_) = parse_bytes("f", b"") else {
+            panic!()
+        };
+        let deep = "[".repeat(100_000);
+        let Loaded::Unreadable(_) = parse_bytes("f", deep.as_bytes()) else {
+            panic!()
+        };
+    }
+}
