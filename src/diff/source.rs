@@ -1,0 +1,214 @@
+//! One side of a diff: a suite directory, or a release tarball read into memory.
+//!
+//! A tarball goes through the release-asset verifier ([`crate::archive::verify`]), so it is held
+//! to exactly the rules `bqsuite fetch` applies: one gzip member, only regular files and
+//! directories under the single root `babelqueue-conformance-<version>/`, bounded sizes, and a
+//! CONFORMANCE_VERSION equal to `<version>`. The version is read from the archive's first entry
+//! (the root directory), falling back to the file name. The vendored set (CONFORMANCE_VERSION,
+//! manifest.json, fixtures/, schema/) becomes a [`Suite`]; LICENSE and anything else is ignored.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::{BufReader, Read};
+use std::path::Path;
+
+use crate::archive::verify::{self, BLOCK, Fault, GzMember, Limits, Sink};
+use crate::error::{Error, Result};
+use crate::suite::load::{self, MAX_FILE_BYTES, Suite, SuiteFile, VENDORED_DIRS, VENDORED_FILES};
+
+const ROOT_PREFIX: &str = "babelqueue-conformance-";
+
+/// Reads `path`: a directory is a suite directory, a regular file a release tarball.
+pub fn load_side(path: &Path) -> Result<Suite> {
+    let meta = fs::metadata(path).map_err(|e| Error::io("read", path, e))?;
+    if meta.is_dir() {
+        load::load(path)
+    } else if meta.is_file() {
+        load_tarball(path)
+    } else {
+        Err(Error::bad_path(
+            path,
+            "is neither a suite directory nor a release tarball (.tar.gz)",
+        ))
+    }
+}
+
+/// Whether `rel` (relative to the suite root) belongs to the vendored set.
+fn is_vendored(rel: &str) -> bool {
+    match rel.split_once('/') {
+        None => VENDORED_FILES.contains(&rel),
+        Some((first, rest)) => VENDORED_DIRS.contains(&first) && !rest.is_empty(),
+    }
+}
+
+/// Collects the vendored files of a verified archive.
+#[derive(Default)]
+struct Collect {
+    files: BTreeMap<String, SuiteFile>,
+}
+
+impl Sink for Collect {
+    fn directory(&mut self, _rel: &str) -> std::result::Result<(), Fault> {
+        Ok(())
+    }
+
+    fn file(
+        &mut self,
+        rel: &str,
+        size: u64,
+        content: &mut dyn Read,
+    ) -> std::result::Result<(), Fault> {
+        if !is_vendored(rel) {
+            return Ok(());
+        }
+        let capped = size.min(MAX_FILE_BYTES);
+        let mut bytes = Vec::with_capacity(usize::try_from(capped).unwrap_or(0));
+        content
+            .take(MAX_FILE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| {
+                Fault::from_io(e, |e| Fault::Failed(Error::io("read", "the archive", e)))
+            })?;
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            return Err(Fault::refuse(
+                "archive-entry-too-large",
+                rel,
+                format!("`{rel}` is larger than {MAX_FILE_BYTES} bytes"),
+            ));
+        }
+        self.files
+            .insert(rel.to_string(), SuiteFile::from_bytes(rel, bytes));
+        Ok(())
+    }
+}
+
+/// The version named by a root directory `babelqueue-conformance-<version>`.
+fn version_of_root(name: &str) -> Option<String> {
+    let version = name.strip_prefix(ROOT_PREFIX)?;
+    let plausible = !version.is_empty()
+        && version.len() <= 128
+        && version
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'+'));
+    plausible.then(|| version.to_string())
+}
+
+/// The version named by the archive's first entry, if it is the root directory.
+fn version_from_first_entry(path: &Path) -> Option<String> {
+    let file = fs::File::open(path).ok()?;
+    let mut gz = GzMember::new(BufReader::new(file), BLOCK as u64 * 4).ok()?;
+    let mut header = [0u8; BLOCK];
+    gz.read_exact(&mut header).ok()?;
+    let field = |range: std::ops::Range<usize>| {
+        let bytes = &header[range];
+        let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
+        String::from_utf8(bytes[..end].to_vec()).ok()
+    };
+    let name = field(0..100)?;
+    let prefix = if &header[257..262] == b"ustar" {
+        field(345..500)?
+    } else {
+        String::new()
+    };
+    let full = if prefix.is_empty() {
+        name
+    } else {
+        format!("{prefix}/{name}")
+    };
+    version_of_root(full.split('/').next()?)
+}
+
+/// The version named by the file name `babelqueue-conformance-<version>.tar.gz`.
+fn version_from_file_name(path: &Path) -> Option<String> {
+    let name = path.file_name()?.to_str()?;
+    let stem = name
+        .strip_suffix(".tar.gz")
+        .or_else(|| name.strip_suffix(".tgz"))?;
+    version_of_root(stem)
+}
+
+/// Reads a release tarball into memory through the verifier.
+pub fn load_tarball(path: &Path) -> Result<Suite> {
+    let version = version_from_first_entry(path)
+        .or_else(|| version_from_file_name(path))
+        .ok_or_else(|| {
+            Error::bad_path(
+                path,
+                format!(
+                    "is not a release tarball: its root directory is not `{ROOT_PREFIX}<version>/` \
+                     (give a suite directory or a .tar.gz made by `bqsuite release`)"
+                ),
+            )
+        })?;
+    let limits = Limits::default();
+    let size = fs::metadata(path)
+        .map_err(|e| Error::io("read", path, e))?
+        .len();
+    if size > limits.max_archive_bytes {
+        return Err(Error::bad_path(
+            path,
+            format!(
+                "is {size} bytes; a release tarball is at most {} bytes",
+                limits.max_archive_bytes
+            ),
+        ));
+    }
+    let file = fs::File::open(path).map_err(|e| Error::io("open", path, e))?;
+    let input = BufReader::new(file.take(limits.max_archive_bytes + 1));
+    let mut sink = Collect::default();
+    match verify::verify(input, &version, &limits, &mut sink) {
+        Ok(_) => {}
+        Err(Fault::Refused(d)) => {
+            let place = if d.file.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", d.file)
+            };
+            return Err(Error::bad_path(
+                path,
+                format!(
+                    "is not a valid release tarball: [{}] {}{place}",
+                    d.code, d.message
+                ),
+            ));
+        }
+        Err(Fault::Failed(e)) => return Err(e),
+    }
+    Ok(Suite {
+        root: path.to_path_buf(),
+        files: sink.files,
+        problems: Vec::new(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vendored_paths() {
+        assert!(is_vendored("manifest.json"));
+        assert!(is_vendored("CONFORMANCE_VERSION"));
+        assert!(is_vendored("fixtures/a.json"));
+        assert!(is_vendored("schema/x/y.json"));
+        assert!(!is_vendored("LICENSE"));
+        assert!(!is_vendored("fixtures"));
+        assert!(!is_vendored("manifest.json/x"));
+    }
+
+    #[test]
+    fn root_names() {
+        assert_eq!(
+            version_of_root("babelqueue-conformance-1.5.0"),
+            Some("1.5.0".into())
+        );
+        assert_eq!(version_of_root("babelqueue-conformance-"), None);
+        assert_eq!(version_of_root("other-1.5.0"), None);
+        assert_eq!(version_of_root("babelqueue-conformance-1/2"), None);
+        assert_eq!(
+            version_from_file_name(Path::new("/x/babelqueue-conformance-1.6.0-pre.tar.gz")),
+            Some("1.6.0-pre".into())
+        );
+        assert_eq!(version_from_file_name(Path::new("old.tar.gz")), None);
+    }
+}
