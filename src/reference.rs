@@ -5,10 +5,10 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::eval::outcome::{CaseOutcome, Verdict};
 use crate::eval::{self, results};
-use crate::suite::load::{self, MANIFEST};
+use crate::suite::load;
 use crate::timefmt;
 
 /// The name the reference model reports as its SDK.
@@ -32,12 +32,7 @@ impl Evaluation {
 /// Evaluates the suite at `root`. Fails (exit 2) when the suite or its manifest cannot be read.
 pub fn evaluate_dir(root: &Path) -> Result<Evaluation> {
     let suite = load::load(root)?;
-    let manifest = suite.manifest().ok_or_else(|| {
-        Error::bad_path(
-            root.join(MANIFEST),
-            "is missing or is not valid JSON; run `bqsuite validate` for details",
-        )
-    })?;
+    let manifest = suite.require_manifest()?;
     let outcomes = eval::evaluate(manifest, &suite);
     let version = manifest
         .get("conformance_version")

@@ -14,7 +14,7 @@ use std::path::Path;
 
 use crate::archive::verify::{self, BLOCK, Fault, GzMember, Limits, Sink};
 use crate::error::{Error, Result};
-use crate::suite::load::{self, MAX_FILE_BYTES, Suite, SuiteFile, VENDORED_DIRS, VENDORED_FILES};
+use crate::suite::load::{self, MAX_FILE_BYTES, Suite, SuiteFile, is_vendored};
 
 const ROOT_PREFIX: &str = "babelqueue-conformance-";
 
@@ -30,14 +30,6 @@ pub fn load_side(path: &Path) -> Result<Suite> {
             path,
             "is neither a suite directory nor a release tarball (.tar.gz)",
         ))
-    }
-}
-
-/// Whether `rel` (relative to the suite root) belongs to the vendored set.
-fn is_vendored(rel: &str) -> bool {
-    match rel.split_once('/') {
-        None => VENDORED_FILES.contains(&rel),
-        Some((first, rest)) => VENDORED_DIRS.contains(&first) && !rest.is_empty(),
     }
 }
 
@@ -184,17 +176,6 @@ pub fn load_tarball(path: &Path) -> Result<Suite> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn vendored_paths() {
-        assert!(is_vendored("manifest.json"));
-        assert!(is_vendored("CONFORMANCE_VERSION"));
-        assert!(is_vendored("fixtures/a.json"));
-        assert!(is_vendored("schema/x/y.json"));
-        assert!(!is_vendored("LICENSE"));
-        assert!(!is_vendored("fixtures"));
-        assert!(!is_vendored("manifest.json/x"));
-    }
 
     #[test]
     fn root_names() {

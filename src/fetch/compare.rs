@@ -20,7 +20,7 @@ use crate::archive::LICENSE_FILE;
 use crate::archive::verify::{Fault, Sink};
 use crate::diag::{Diagnostic, Severity};
 use crate::error::{Error, Result};
-use crate::suite::load::{VENDORED_DIRS, VENDORED_FILES};
+use crate::suite::load::{VENDORED_DIRS, VENDORED_FILES, is_vendored};
 
 /// Largest file (either side) a unified diff is made of.
 pub const MAX_DIFF_BYTES: u64 = 1024 * 1024;
@@ -51,15 +51,6 @@ impl Comparison {
     pub fn is_clean(&self) -> bool {
         self.findings.iter().all(|d| d.severity != Severity::Error)
     }
-}
-
-/// Whether `rel` (relative, `/`-separated) belongs to the vendored set.
-pub fn is_vendored(rel: &str) -> bool {
-    let first = rel.split('/').next().unwrap_or_default();
-    if VENDORED_FILES.contains(&first) {
-        return first == rel;
-    }
-    VENDORED_DIRS.contains(&first)
 }
 
 /// Compares `dir` with an expected map of relative path → content (a pure function: reads `dir`,

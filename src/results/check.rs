@@ -37,7 +37,7 @@ use crate::diag::{Diagnostic, Severity, plural};
 use crate::error::{Error, Result};
 use crate::json::{self, Kind, Node, Pos};
 use crate::suite::index::{BINDINGS, CaseIndex};
-use crate::suite::load::{self, MANIFEST, RESULTS_SCHEMA};
+use crate::suite::load::{self, RESULTS_SCHEMA};
 use crate::validate::schemas::{DRAFT_2020_12, compile_for_draft};
 
 /// At most this many findings of one file are listed; the verdict still counts them all.
@@ -106,12 +106,7 @@ impl SuiteRules {
     /// results schema (a suite older than 1.5.0 has no results format).
     pub fn load(root: &Path) -> Result<Self> {
         let suite = load::load(root)?;
-        let manifest = suite.manifest().ok_or_else(|| {
-            Error::bad_path(
-                root.join(MANIFEST),
-                "is missing or is not valid JSON; run `bqsuite validate` for details",
-            )
-        })?;
+        let manifest = suite.require_manifest()?;
         let version = suite
             .version_text()
             .filter(|v| !v.is_empty())

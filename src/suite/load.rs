@@ -28,6 +28,16 @@ pub const MAX_FILES: usize = 50_000;
 pub const VENDORED_FILES: [&str; 2] = ["CONFORMANCE_VERSION", "manifest.json"];
 pub const VENDORED_DIRS: [&str; 2] = ["fixtures", "schema"];
 
+/// Whether `rel` (relative, `/`-separated) belongs to the vendored set: one of the top-level
+/// vendored files, or anything in (or being) a vendored directory.
+pub fn is_vendored(rel: &str) -> bool {
+    let first = rel.split('/').next().unwrap_or_default();
+    if VENDORED_FILES.contains(&first) {
+        return first == rel;
+    }
+    VENDORED_DIRS.contains(&first)
+}
+
 pub const MANIFEST: &str = "manifest.json";
 pub const VERSION_FILE: &str = "CONFORMANCE_VERSION";
 pub const ENVELOPE_SCHEMA: &str = "schema/message-envelope.schema.json";
@@ -133,6 +143,16 @@ impl Suite {
     /// The parsed manifest, if it exists and parsed.
     pub fn manifest(&self) -> Option<&Value> {
         self.json(MANIFEST).map(|d| &d.value)
+    }
+
+    /// The parsed manifest, or the error (exit 2) of a command that cannot run without one.
+    pub fn require_manifest(&self) -> Result<&Value> {
+        self.manifest().ok_or_else(|| {
+            Error::bad_path(
+                self.root.join(MANIFEST),
+                "is missing or is not valid JSON; run `bqsuite validate` for details",
+            )
+        })
     }
 
     /// CONFORMANCE_VERSION with surrounding ASCII whitespace removed.
