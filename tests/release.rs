@@ -37,17 +37,6 @@ fn asset_name(version: &str) -> String {
     format!("{}.tar.gz", root_name(version))
 }
 
-fn repo_license() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("LICENSE")
-}
-
-/// A copy of the bundled suite with the repository's LICENSE in its parent directory.
-fn suite_with_license() -> SuiteCopy {
-    let s = SuiteCopy::new();
-    fs::copy(repo_license(), s.dir.path().join("LICENSE")).unwrap();
-    s
-}
-
 /// Runs `bqsuite release` with `args`, SOURCE_DATE_EPOCH as given (unset when `None`).
 fn release_with(args: &[&str], epoch: Option<&str>) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_bqsuite"));
@@ -252,7 +241,7 @@ fn scrambled_copy(from: &Path, to: &Path, license: &Path) {
 #[cfg(unix)]
 #[test]
 fn identical_bytes_from_differently_made_copies() {
-    let a = suite_with_license();
+    let a = SuiteCopy::new();
     let out_a = tempfile::tempdir().unwrap();
     let first = release_ok(&a.path(), out_a.path());
 
@@ -287,7 +276,7 @@ fn sha256(bytes: &[u8]) -> String {
 
 #[test]
 fn listing_is_one_sorted_root_owned_by_0_with_one_mtime() {
-    let s = suite_with_license();
+    let s = SuiteCopy::new();
     let out = tempfile::tempdir().unwrap();
     release_ok(&s.path(), out.path());
     let v = version();
@@ -308,7 +297,7 @@ fn listing_is_one_sorted_root_owned_by_0_with_one_mtime() {
 
 #[test]
 fn source_date_epoch_sets_every_mtime() {
-    let s = suite_with_license();
+    let s = SuiteCopy::new();
     let out = tempfile::tempdir().unwrap();
     let o = release_with(&[p(&s.path()), "--out", p(out.path())], Some("1700000000"));
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
@@ -327,7 +316,7 @@ fn source_date_epoch_sets_every_mtime() {
 
 #[test]
 fn sha256sum_check_passes_and_summary_names_the_asset() {
-    let s = suite_with_license();
+    let s = SuiteCopy::new();
     let out = tempfile::tempdir().unwrap();
     let o = release_with(&[p(&s.path()), "--out", p(out.path())], None);
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
@@ -358,7 +347,7 @@ fn sha256sum_check_passes_and_summary_names_the_asset() {
 
 #[test]
 fn unpacked_tree_is_the_vendored_set_plus_license_and_nothing_else() {
-    let s = suite_with_license();
+    let s = SuiteCopy::new();
     // Things that live in a suite directory but are never released.
     s.write("sync-targets.txt", "../php-sdk/tests/conformance\n");
     s.write("manifest.json~", "{}");
@@ -401,7 +390,7 @@ fn unpacked_tree_is_the_vendored_set_plus_license_and_nothing_else() {
 #[cfg(unix)]
 #[test]
 fn tar_stream_is_what_gnu_tar_ustar_writes() {
-    let s = suite_with_license();
+    let s = SuiteCopy::new();
     // A nested fixture with a path too long for the 100-byte name field: it is split into the
     // ustar prefix exactly where GNU tar splits it.
     let rel = format!(
@@ -467,7 +456,7 @@ fn tar_stream_is_what_gnu_tar_ustar_writes() {
 
 #[test]
 fn gzip_header_has_no_name_mtime_zero_os_unix() {
-    let s = suite_with_license();
+    let s = SuiteCopy::new();
     let out = tempfile::tempdir().unwrap();
     let bytes = release_ok(&s.path(), out.path());
     assert_eq!(
@@ -488,7 +477,7 @@ fn gzip_header_has_no_name_mtime_zero_os_unix() {
 
 #[test]
 fn invalid_suite_is_refused_and_nothing_written() {
-    let s = suite_with_license();
+    let s = SuiteCopy::new();
     s.write("fixtures/order-created.json", "{ not json");
     assert_refused(&s.path(), &[], "json-syntax");
 
@@ -502,7 +491,7 @@ fn invalid_suite_is_refused_and_nothing_written() {
 
 #[test]
 fn pre_version_needs_allow_pre() {
-    let s = suite_with_license();
+    let s = SuiteCopy::new();
     s.write("CONFORMANCE_VERSION", "1.6.0-pre\n");
     s.edit_manifest(|m| m["conformance_version"] = "1.6.0-pre".into());
     assert_refused(&s.path(), &[], "pre-release-version");
@@ -519,7 +508,7 @@ fn pre_version_needs_allow_pre() {
 
 #[test]
 fn tag_must_be_v_plus_version() {
-    let s = suite_with_license();
+    let s = SuiteCopy::new();
     let v = version();
     assert_refused(&s.path(), &["--tag", "v0.0.1"], "tag-mismatch");
     assert_refused(&s.path(), &["--tag", v.as_str()], "tag-mismatch");
@@ -532,22 +521,23 @@ fn tag_must_be_v_plus_version() {
 #[cfg(unix)]
 #[test]
 fn symlink_in_fixtures_is_refused() {
-    let s = suite_with_license();
+    let s = SuiteCopy::new();
     std::os::unix::fs::symlink("order-created.json", s.file("fixtures/link.json")).unwrap();
     assert_refused(&s.path(), &[], "symlink");
 }
 
 #[test]
 fn hidden_file_in_fixtures_is_refused() {
-    let s = suite_with_license();
+    let s = SuiteCopy::new();
     s.write("fixtures/.order-created.json.swp", "x");
     assert_refused(&s.path(), &[], "hidden-file");
 }
 
 #[test]
 fn missing_license_is_refused() {
-    // SuiteCopy's parent directory has no LICENSE, and neither has the suite.
+    // Neither the suite nor its parent directory has a LICENSE.
     let s = SuiteCopy::new();
+    fs::remove_file(s.dir.path().join("LICENSE")).unwrap();
     assert_refused(&s.path(), &[], "missing-license");
 }
 
@@ -572,7 +562,7 @@ fn license_in_the_suite_directory_is_used() {
 
 #[test]
 fn unwritable_output_cannot_run_and_leaves_no_temporaries() {
-    let s = suite_with_license();
+    let s = SuiteCopy::new();
     let parent = tempfile::tempdir().unwrap();
     let out = parent.path().join("dist");
     fs::write(&out, "a file, not a directory").unwrap();

@@ -13,6 +13,11 @@ pub fn bundled_suite() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("suite")
 }
 
+/// The repository's LICENSE (a release input).
+pub fn repo_license() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("LICENSE")
+}
+
 /// Copies a directory tree (regular files and directories only).
 pub fn copy_tree(from: &Path, to: &Path) {
     fs::create_dir_all(to).unwrap();
@@ -27,7 +32,8 @@ pub fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
-/// A temporary copy of the bundled suite that a test may break.
+/// A temporary copy of the bundled suite that a test may break. It mirrors the repository's
+/// layout: `<dir>/suite/` with the repository's LICENSE beside it, so the copy can be released.
 pub struct SuiteCopy {
     pub dir: tempfile::TempDir,
 }
@@ -36,6 +42,7 @@ impl SuiteCopy {
     pub fn new() -> Self {
         let dir = tempfile::tempdir().unwrap();
         copy_tree(&bundled_suite(), &dir.path().join("suite"));
+        fs::copy(repo_license(), dir.path().join("LICENSE")).unwrap();
         SuiteCopy { dir }
     }
 
