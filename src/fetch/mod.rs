@@ -268,11 +268,7 @@ impl Run<'_> {
         let comparison = comparer.finish()?;
         self.report.subject = dir.display().to_string();
         self.report.diagnostics.extend(comparison.findings);
-        self.report.summary.push(format!(
-            "{}: {bytes} bytes, sha256 {digest} (matches {})",
-            asset_name(self.version),
-            expected.source
-        ));
+        self.push_verified(bytes, &digest, expected);
         self.report.summary.push(format!(
             "{} file{} of the vendored set match release {}",
             comparison.matched,
@@ -280,6 +276,15 @@ impl Run<'_> {
             self.version
         ));
         Ok(())
+    }
+
+    /// The summary line of an asset whose sha256 matched.
+    fn push_verified(&mut self, bytes: u64, digest: &str, expected: &Expected) {
+        self.report.summary.push(format!(
+            "{}: {bytes} bytes, sha256 {digest} (matches {})",
+            asset_name(self.version),
+            expected.source
+        ));
     }
 
     fn unpack(
@@ -323,11 +328,7 @@ impl Run<'_> {
         let (summary, bytes, _) = self.judge(pass, &again)?;
         staging.commit(target)?;
         self.report.subject = self.options.dest.display().to_string();
-        self.report.summary.push(format!(
-            "{}: {bytes} bytes, sha256 {digest} (matches {})",
-            asset_name(self.version),
-            expected.source
-        ));
+        self.push_verified(bytes, &digest, expected);
         self.report.summary.push(format!(
             "unpacked {} file{} ({} bytes) into {}",
             summary.files,
