@@ -66,20 +66,26 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t)]
         format: FormatArg,
     },
-    /// Download a released suite, verify it and unpack it into DEST, or --check a vendored copy.
+    /// Download a released suite, verify it and unpack it into DEST, --check a vendored copy, or
+    /// --update (re-vendor) one.
     Fetch {
         /// The suite version to fetch (SemVer, e.g. 1.5.0).
         version: String,
-        /// Where to unpack (must not exist or be empty), or with --check the vendored directory.
+        /// Where to unpack (must not exist or be empty), or with --check / --update the vendored
+        /// directory.
         dest: PathBuf,
         /// Compare DEST with the release instead of unpacking; writes nothing.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "update")]
         check: bool,
+        /// Make DEST's vendored set (CONFORMANCE_VERSION, manifest.json, fixtures/, schema/)
+        /// equal to the release's, keeping the SDK's own files; what to run when --check is red.
+        #[arg(long)]
+        update: bool,
         /// Pin the asset's sha256 (authenticity); SHA256SUMS is then not needed.
         #[arg(long, value_name = "HEX")]
         sha256: Option<String>,
         /// With --check: show unified diffs of changed text files.
-        #[arg(long)]
+        #[arg(long, requires = "check")]
         diff: bool,
         /// Output format.
         #[arg(long, value_enum, default_value_t)]
@@ -105,6 +111,9 @@ pub enum Command {
         /// A missing SDK repository is a failure, not a skip.
         #[arg(long)]
         strict: bool,
+        /// List every differing file of each copy (the default lists at most 10 per copy).
+        #[arg(long, short)]
+        verbose: bool,
         /// Output format.
         #[arg(long, value_enum, default_value_t)]
         format: FormatArg,

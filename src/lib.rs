@@ -14,6 +14,7 @@ pub mod json;
 pub mod reference;
 pub mod release;
 pub mod results;
+pub mod shell;
 pub mod suite;
 pub mod sync;
 pub mod timefmt;

@@ -67,6 +67,7 @@ fn run(cli: Cli) -> Result<u8, Error> {
             check,
             diff,
             strict,
+            verbose,
             format,
         } => {
             let options = sync::Options {
@@ -77,13 +78,16 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 diff,
                 strict,
             };
-            let report = sync::sync(&options)?;
-            let what = if check {
-                "is vendored everywhere"
+            let outcome = sync::sync(&options)?;
+            match format {
+                FormatArg::Human => print(&sync::render_human(&outcome, verbose)),
+                FormatArg::Json => print(&diag::render_json(&outcome.report, "sync")),
+            }
+            Ok(if outcome.report.is_clean() {
+                CLEAN
             } else {
-                "synced"
-            };
-            Ok(emit(&report, format, "sync", what))
+                FOUND
+            })
         }
         Command::Results { action } => match action {
             ResultsAction::Check {
@@ -133,6 +137,9 @@ fn run(cli: Cli) -> Result<u8, Error> {
         }
         Command::Eval { suite, out } => {
             let evaluation = reference::evaluate_dir(&suite)?;
+            for warning in &evaluation.warnings {
+                eprintln!("bqsuite: warning: {warning}");
+            }
             let mut text = serde_json::to_string_pretty(&evaluation.document)
                 .map_err(|e| Error::Usage(format!("cannot render results: {e}")))?;
             text.push('\n');
@@ -177,6 +184,7 @@ fn run(cli: Cli) -> Result<u8, Error> {
             version,
             dest,
             check,
+            update,
             sha256,
             diff,
             format,
@@ -185,6 +193,7 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 version,
                 dest,
                 check,
+                update,
                 sha256,
                 diff,
                 base_url: std::env::var("BQ_CONFORMANCE_BASE_URL")
@@ -197,6 +206,8 @@ fn run(cli: Cli) -> Result<u8, Error> {
             };
             let what = if check {
                 "matches the release"
+            } else if update {
+                "is vendored from the release"
             } else {
                 "fetched"
             };

@@ -10,11 +10,14 @@
 //!   but, for a download, a private copy in a staging directory beside DEST; a second pass over
 //!   that copy (or the `file://` source) unpacks it into the staging directory, re-checking the
 //!   checksum, and one rename puts the tree in place.
+//! - `--update`: the same two passes into the staging directory, then DIR's vendored set is made
+//!   equal to the unpacked tree file by file ([`update`]).
 
 pub mod compare;
 pub mod progress;
 pub mod source;
 mod unpack;
+pub mod update;
 
 use std::fs;
 use std::io::{BufReader, Read};
@@ -48,6 +51,8 @@ pub struct Options {
     pub dest: PathBuf,
     /// Compare `dest` with the release instead of unpacking.
     pub check: bool,
+    /// Re-vendor `dest` (a vendored copy, or a new or empty directory) from the release.
+    pub update: bool,
     /// A pinned sha256 of the asset; SHA256SUMS is then not needed.
     pub sha256: Option<String>,
     /// Attach unified diffs of changed text files (check mode).
@@ -70,6 +75,7 @@ impl Default for Options {
             version: String::new(),
             dest: PathBuf::new(),
             check: false,
+            update: false,
             sha256: None,
             diff: false,
             base_url: None,
@@ -101,12 +107,23 @@ pub fn fetch_with_progress(
     let name = asset_name(version);
     let asset = Location::resolve(&base, &name)?;
     let sums = Location::resolve(&base, SUMS_FILE)?;
+    if options.check && options.update {
+        return Err(Error::Usage(
+            "--check and --update cannot be combined: --check writes nothing, --update re-vendors"
+                .into(),
+        ));
+    }
     // DEST is checked before anything is downloaded.
     let target = if options.check {
         check_dir(&options.dest)?;
         None
+    } else if options.update {
+        match update::plan(&options.dest)? {
+            update::Plan::Fresh => Some(Target::Fresh(prepare_dest(&options.dest)?)),
+            update::Plan::Update(dir) => Some(Target::Update(dir)),
+        }
     } else {
-        Some(prepare_dest(&options.dest)?)
+        Some(Target::Fresh(prepare_dest(&options.dest)?))
     };
     let mut fetcher = Fetcher::new(&options.network);
     let mut run = Run {
@@ -137,6 +154,14 @@ pub fn fetch_with_progress(
         Ok(()) => Ok(run.report),
         Err(fault) => run.settle(fault),
     }
+}
+
+/// Where a verified asset goes.
+enum Target {
+    /// A new tree renamed into place (DEST absent or empty): the absolute path.
+    Fresh(PathBuf),
+    /// An existing vendored copy updated file by file.
+    Update(PathBuf),
 }
 
 /// The hash the asset must have, and where it comes from.
@@ -267,7 +292,23 @@ impl Run<'_> {
         let (_, bytes, digest) = self.judge(pass, expected)?;
         let comparison = comparer.finish()?;
         self.report.subject = dir.display().to_string();
-        self.report.diagnostics.extend(comparison.findings);
+        let drifted = !comparison.is_clean();
+        let fix = update::command(
+            self.version,
+            dir,
+            self.options.base_url.as_deref(),
+            self.options.sha256.as_deref(),
+        );
+        self.report
+            .diagnostics
+            .extend(comparison.findings.into_iter().map(|mut d| {
+                if d.code.starts_with("drift-") {
+                    d.help = Some(format!(
+                        "`{fix}` re-vendors the copy from the release, keeping the SDK's own files"
+                    ));
+                }
+                d
+            }));
         self.push_verified(bytes, &digest, expected);
         self.report.summary.push(format!(
             "{} file{} of the vendored set match release {}",
@@ -275,6 +316,13 @@ impl Run<'_> {
             crate::diag::plural(comparison.matched),
             self.version
         ));
+        if drifted {
+            self.report.summary.push(format!(
+                "fix: `{fix}` re-vendors the copy from release {} (the SDK's own files are kept)",
+                self.version
+            ));
+            self.report.data = serde_json::json!({ "fix": fix });
+        }
         Ok(())
     }
 
@@ -291,10 +339,11 @@ impl Run<'_> {
         &mut self,
         fetcher: &mut Fetcher,
         expected: &Expected,
-        target: &Path,
+        target: &Target,
         progress: &mut dyn FnMut(u64, Option<u64>),
     ) -> std::result::Result<(), Fault> {
-        let staging = unpack::Staging::create(target)?;
+        let (Target::Fresh(path) | Target::Update(path)) = target;
+        let staging = unpack::Staging::create(path)?;
         let cap = self.options.limits.max_archive_bytes;
         // Pass 1: verify everything; keep a private copy of a download for pass 2.
         let (local, digest) = {
@@ -326,16 +375,47 @@ impl Run<'_> {
             source: "the asset as it was verified (it changed while being unpacked)".into(),
         };
         let (summary, bytes, _) = self.judge(pass, &again)?;
-        staging.commit(target)?;
         self.report.subject = self.options.dest.display().to_string();
-        self.push_verified(bytes, &digest, expected);
-        self.report.summary.push(format!(
-            "unpacked {} file{} ({} bytes) into {}",
-            summary.files,
-            crate::diag::plural(summary.files),
-            summary.bytes,
-            self.options.dest.display()
-        ));
+        match target {
+            Target::Fresh(path) => {
+                staging.commit(path)?;
+                self.push_verified(bytes, &digest, expected);
+                self.report.summary.push(format!(
+                    "unpacked {} file{} ({} bytes) into {}",
+                    summary.files,
+                    crate::diag::plural(summary.files),
+                    summary.bytes,
+                    self.options.dest.display()
+                ));
+            }
+            Target::Update(dir) => {
+                let release = crate::suite::vendor::read_tree(&staging.tree())?;
+                let applied = crate::suite::vendor::apply(dir, &release)?;
+                drop(staging);
+                self.push_verified(bytes, &digest, expected);
+                self.report.summary.push(if applied.is_empty() {
+                    format!(
+                        "{} already matches release {}; nothing written",
+                        self.options.dest.display(),
+                        self.version
+                    )
+                } else {
+                    format!(
+                        "updated {} to release {}: {} file{} written, {} deleted; the SDK's own \
+                         files were kept",
+                        self.options.dest.display(),
+                        self.version,
+                        applied.written.len(),
+                        crate::diag::plural(applied.written.len()),
+                        applied.deleted.len()
+                    )
+                });
+                self.report.data = serde_json::json!({
+                    "written": applied.written,
+                    "deleted": applied.deleted,
+                });
+            }
+        }
         Ok(())
     }
 }

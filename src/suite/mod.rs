@@ -3,5 +3,6 @@
 pub mod ids;
 pub mod index;
 pub mod load;
+pub mod vendor;
 
 pub use load::Suite;

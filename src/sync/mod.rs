@@ -3,33 +3,34 @@
 //!
 //! For each target of the targets file (a workspace-relative vendored directory whose first
 //! component is the SDK repository):
-//! - a missing SDK repository is skipped (`--strict` makes it a failure);
+//! - a missing SDK repository is skipped (`missing-repo`; `--strict` makes it a failure), but a
+//!   run in which no SDK repository exists at all cannot run (exit 2): it checked nothing;
 //! - a target whose path, or any directory on it, is a symbolic link is refused, as is one with
 //!   a link inside its vendored set, so nothing is ever written outside the SDK repository;
-//! - `sync` makes the vendored set (CONFORMANCE_VERSION, manifest.json, schema/, fixtures/) equal
-//!   to the suite's: changed and new files are written (temporary file + rename), files the suite
-//!   no longer has are deleted from the vendored schema/ and fixtures/, identical files are left
-//!   untouched, and nothing else in the target directory is touched;
-//! - `--check` does the same walk read-only and reports drift per file.
+//! - `sync` makes the vendored set equal to the suite's ([`crate::suite::vendor::apply`]);
+//! - `--check` compares it byte for byte, read-only, and lists every missing, changed and extra
+//!   file.
 //!
-//! The canonical suite is validated first: an invalid suite is never vendored.
+//! `sync` validates the canonical suite first (an invalid suite is never vendored); `--check`
+//! only compares bytes, so it needs the suite loaded, not re-evaluated (that is `validate`'s job).
 
+mod render;
 pub mod targets;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fs;
-use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
-
-use serde_json::json;
 
 use crate::diag::{Diagnostic, Report, Severity};
 use crate::error::{Error, Result};
 use crate::fetch::compare::{self, CompareOptions};
-use crate::fsutil;
-use crate::suite::load::{self, VENDORED_DIRS, VENDORED_FILES, VERSION_FILE};
+use crate::shell;
+use crate::suite::load::{self, VERSION_FILE};
+use crate::suite::vendor::{self, PathState};
 use crate::validate;
 use targets::Target;
+
+pub use render::render_human;
 
 /// The targets file, kept in the suite directory (not part of a release or a vendored copy).
 pub const TARGETS_FILE: &str = "sync-targets.txt";
@@ -51,167 +52,334 @@ pub struct Options {
     pub strict: bool,
 }
 
-/// What happened to one target.
-#[derive(Debug, Clone, PartialEq, Eq)]
+impl Options {
+    /// The arguments that name this run's suite, workspace, targets and strictness, as the user
+    /// gave them, for a fix command that works when pasted in the same directory.
+    fn fix_args(&self) -> Vec<String> {
+        let mut args = vec!["sync".into(), "--suite".into(), shell::arg(&self.suite)];
+        if let Some(w) = &self.workspace {
+            args.extend(["--workspace".into(), shell::arg(w)]);
+        }
+        if let Some(t) = &self.targets {
+            args.extend(["--targets".into(), shell::arg(t)]);
+        }
+        if self.strict {
+            args.push("--strict".into());
+        }
+        args
+    }
+}
+
+/// What happened to one target. The words of [`Status::word`] are stable (JSON `status`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
     /// `--check`: the vendored set equals the suite's.
     InSync,
-    /// `--check`: the vendored set differs (the findings list how).
+    /// `--check`: the vendored set differs.
     Drift,
+    /// `--check`: the SDK repository exists, the vendored directory does not.
+    NotVendored,
+    /// The SDK repository is not in the workspace.
+    MissingRepo,
+    /// The target could not be checked or synced (its findings say why).
+    Error,
     /// `sync`: files were written or deleted.
-    Synced { written: usize, deleted: usize },
+    Synced,
     /// `sync`: nothing needed changing.
     Unchanged,
-    /// The SDK repository is not in the workspace.
-    SkippedMissing,
-    /// The target could not be checked or synced (the findings say why).
-    Failed,
 }
 
 impl Status {
-    fn word(&self) -> &'static str {
+    pub fn word(self) -> &'static str {
         match self {
-            Status::InSync => "in sync",
-            Status::Drift => "DRIFT",
-            Status::Synced { .. } => "synced",
+            Status::InSync => "in-sync",
+            Status::Drift => "drift",
+            Status::NotVendored => "not-vendored",
+            Status::MissingRepo => "missing-repo",
+            Status::Error => "error",
+            Status::Synced => "synced",
             Status::Unchanged => "unchanged",
-            Status::SkippedMissing => "skip (missing)",
-            Status::Failed => "error",
         }
     }
 }
 
+/// How one file of a drifted copy differs. The words are stable (JSON `change`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Change {
+    Missing,
+    Changed,
+    Extra,
+}
+
+impl Change {
+    pub fn word(self) -> &'static str {
+        match self {
+            Change::Missing => "missing",
+            Change::Changed => "changed",
+            Change::Extra => "extra",
+        }
+    }
+}
+
+/// The outcome for one target.
+#[derive(Debug, Clone)]
+pub struct TargetResult {
+    pub target: Target,
+    pub status: Status,
+    /// The vendored CONFORMANCE_VERSION, when there is one.
+    pub vendored_version: Option<String>,
+    /// `--check`: every differing file (relative to the target), sorted.
+    pub files: Vec<(String, Change)>,
+    /// `sync`: the files written and deleted (relative to the target).
+    pub written: Vec<String>,
+    pub deleted: Vec<String>,
+    /// Findings about this target (drift per file, refusals, I/O errors, notes).
+    pub findings: Vec<Diagnostic>,
+}
+
+impl TargetResult {
+    fn new(target: &Target, status: Status) -> Self {
+        TargetResult {
+            target: target.clone(),
+            status,
+            vendored_version: None,
+            files: Vec::new(),
+            written: Vec::new(),
+            deleted: Vec::new(),
+            findings: Vec::new(),
+        }
+    }
+
+    /// How many files differ in the given way.
+    pub fn count(&self, change: Change) -> usize {
+        self.files.iter().filter(|(_, c)| *c == change).count()
+    }
+}
+
+/// Everything one run found: the report (findings, JSON `data`) and the per-target results the
+/// human renderer lays out.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    pub report: Report,
+    pub check: bool,
+    pub strict: bool,
+    pub workspace: PathBuf,
+    pub targets_file: PathBuf,
+    pub canonical_version: String,
+    pub results: Vec<TargetResult>,
+    /// The command that fixes the drift found, when there is drift to fix.
+    pub fix: Option<String>,
+}
+
 /// Runs sync or `sync --check`. `Err` (exit 2) when the suite, the targets file or the workspace
-/// cannot be read; every per-target problem is a finding instead.
-pub fn sync(options: &Options) -> Result<Report> {
+/// cannot be read, or when none of the targets' SDK repositories is in the workspace; every
+/// per-target problem is a finding instead.
+pub fn sync(options: &Options) -> Result<Outcome> {
     let suite = load::load(&options.suite)?;
-    let mut report = Report::new(options.suite.display().to_string());
-    let validation = validate::validate_suite(&suite, &options.suite.display().to_string());
-    if !validation.is_clean() {
-        report.diagnostics = validation.diagnostics;
+    let subject = options.suite.display().to_string();
+    let mut report = Report::new(subject.clone());
+    let targets_file = options
+        .targets
+        .clone()
+        .unwrap_or_else(|| options.suite.join(TARGETS_FILE));
+    let workspace = match &options.workspace {
+        Some(w) => w.clone(),
+        None => default_workspace(&options.suite)?,
+    };
+    let mut outcome = Outcome {
+        report: Report::new(subject.clone()),
+        check: options.check,
+        strict: options.strict,
+        workspace: workspace.clone(),
+        targets_file: targets_file.clone(),
+        canonical_version: suite.version_text().unwrap_or("unknown").to_string(),
+        results: Vec::new(),
+        fix: None,
+    };
+
+    // The canonical side must be whole: vendoring needs a valid suite, a check a readable one.
+    let unsound = if options.check {
+        let mut problems = suite.problems.clone();
+        if suite.manifest().is_none() {
+            problems.push(Diagnostic::error(
+                "sync-invalid-suite",
+                load::MANIFEST,
+                "the canonical suite has no readable manifest.json",
+            ));
+        }
+        problems
+    } else {
+        validate::validate_suite(&suite, &subject).diagnostics
+    };
+    if unsound.iter().any(|d| d.severity == Severity::Error) {
+        report.diagnostics = unsound;
+        report.summary.push(format!(
+            "FAILED: the canonical suite {} is not valid, so no copy was {}",
+            shell::escape(&subject),
+            if options.check { "compared" } else { "written" }
+        ));
         report.push(
             Diagnostic::error(
                 "sync-invalid-suite",
                 "",
-                "the canonical suite is not valid, so it was not vendored anywhere",
+                "the canonical suite is not valid, so no copy was compared or written",
             )
-            .help("fix the findings above (`bqsuite validate`), then sync again"),
+            .help(format!(
+                "fix the findings above (`{}`), then run again",
+                shell::command(&["validate".into(), shell::arg(&options.suite)])
+            )),
         );
-        return Ok(report);
+        outcome.report = report;
+        return Ok(outcome);
     }
-    let canonical_version = suite.version_text().unwrap_or("?").to_string();
     let expected: BTreeMap<String, Vec<u8>> = suite
         .files
         .iter()
         .map(|(rel, file)| (rel.clone(), file.bytes.clone()))
         .collect();
 
-    let targets_path = options
-        .targets
-        .clone()
-        .unwrap_or_else(|| options.suite.join(TARGETS_FILE));
-    let text = fs::read_to_string(&targets_path)
-        .map_err(|e| Error::io("read targets file", &targets_path, e))?;
-    let targets_label = targets_path.display().to_string();
-    let (targets, problems) = targets::parse(&text, &targets_label);
+    let text = fs::read_to_string(&targets_file)
+        .map_err(|e| Error::io("read the targets file", &targets_file, e))?;
+    let (targets, problems) =
+        targets::parse(&text, &shell::escape(&targets_file.display().to_string()));
     report.diagnostics.extend(problems);
-
-    let workspace = match &options.workspace {
-        Some(w) => w.clone(),
-        None => default_workspace(&options.suite)?,
-    };
     match fs::metadata(&workspace) {
         Ok(m) if m.is_dir() => {}
         Ok(_) => {
             return Err(Error::bad_path(
                 &workspace,
-                "the workspace is not a directory",
+                "the workspace is not a directory; pass --workspace DIR, the directory that holds \
+                 the SDK checkouts",
             ));
         }
-        Err(e) => return Err(Error::io("read workspace", &workspace, e)),
+        Err(e) => return Err(Error::io("read the workspace", &workspace, e)),
     }
 
-    let mut rows = Vec::new();
-    for target in &targets {
-        let mut findings = Vec::new();
-        let status = run_target(options, &workspace, target, &expected, &mut findings);
-        let vendored_version = vendored_version(&workspace.join(&target.path));
-        let mut line = format!("{:<15} {}", status.word(), target.path);
-        match &status {
-            Status::Synced { written, deleted } => {
-                line.push_str(&format!(" ({written} written, {deleted} deleted)"));
-            }
-            Status::InSync | Status::Drift => {
-                let drift = findings
-                    .iter()
-                    .filter(|d| d.severity == Severity::Error)
-                    .count();
-                line.push_str(&format!(
-                    " (vendored {}, canonical {canonical_version})",
-                    vendored_version.as_deref().unwrap_or("none")
-                ));
-                if drift > 0 {
-                    let verb = if drift == 1 {
-                        "file differs"
-                    } else {
-                        "files differ"
-                    };
-                    line.push_str(&format!(": {drift} {verb}"));
-                }
-            }
-            _ => {}
-        }
-        report.summary.push(line);
-        rows.push(json!({
-            "target": target.path,
-            "repo": target.repo,
-            "status": status.word(),
-            "vendored_version": vendored_version,
-            "written": if let Status::Synced { written, .. } = status { written } else { 0 },
-            "deleted": if let Status::Synced { deleted, .. } = status { deleted } else { 0 },
-        }));
-        if status == Status::SkippedMissing && options.strict {
-            findings.push(
+    let refused = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "sync-bad-target")
+        .count();
+    if targets.is_empty() && refused > 0 {
+        report.summary.push(format!(
+            "FAILED: every line of the targets file {} was refused, so nothing was checked",
+            shell::escape(&targets_file.display().to_string())
+        ));
+        outcome.report = report;
+        return Ok(outcome);
+    }
+    let mut results = check_targets(options, &workspace, &targets, &expected)?;
+    if targets.is_empty() || results.iter().all(|r| r.status == Status::MissingRepo) {
+        return Err(nothing_to_check(
+            options,
+            &workspace,
+            &targets_file,
+            &targets,
+        ));
+    }
+    for r in &mut results {
+        if r.status == Status::MissingRepo && options.strict {
+            r.findings.push(
                 Diagnostic::error(
                     "sync-missing-repo",
-                    target.path.clone(),
+                    r.target.path.clone(),
                     format!(
                         "SDK repository `{}` is not in the workspace {}",
-                        target.repo,
+                        r.target.repo,
                         workspace.display()
                     ),
                 )
                 .help("clone it beside the others, or run without --strict to skip it"),
             );
         }
-        report.diagnostics.extend(findings);
+        report.diagnostics.extend(r.findings.iter().cloned());
     }
-    let count = |word: &str| rows.iter().filter(|r| r["status"] == word).count();
-    report.summary.push(if options.check {
+    let drifted = results
+        .iter()
+        .any(|r| matches!(r.status, Status::Drift | Status::NotVendored));
+    if options.check && drifted {
+        outcome.fix = Some(shell::command(&options.fix_args()));
+    }
+    report.data = render::json_data(&outcome, &results);
+    report.summary = render::summary_lines(&outcome, &results, refused);
+    outcome.report = report;
+    outcome.results = results;
+    Ok(outcome)
+}
+
+/// The exit-2 error of a run that found none of its SDK repositories.
+fn nothing_to_check(
+    options: &Options,
+    workspace: &Path,
+    targets_file: &Path,
+    targets: &[Target],
+) -> Error {
+    let what = if targets.is_empty() {
         format!(
-            "{} targets: {} in sync, {} drifted, {} skipped, {} errors",
-            rows.len(),
-            count("in sync"),
-            count("DRIFT"),
-            count("skip (missing)"),
-            count("error")
+            "the targets file {} lists no target",
+            targets_file.display()
         )
     } else {
         format!(
-            "{} targets: {} synced, {} unchanged, {} skipped, {} errors",
-            rows.len(),
-            count("synced"),
-            count("unchanged"),
-            count("skip (missing)"),
-            count("error")
+            "none of the {} SDK repositories listed in {} (e.g. `{}`) is in the workspace {}, so \
+             nothing was checked",
+            unique_repos(targets),
+            targets_file.display(),
+            targets[0].repo,
+            workspace.display()
         )
-    });
-    report.data = json!({
-        "workspace": workspace.display().to_string(),
-        "canonical_version": canonical_version,
-        "targets": rows,
-    });
-    Ok(report)
+    };
+    let defaulted = if options.workspace.is_none() {
+        " (the default workspace is the parent of the repository holding the suite)"
+    } else {
+        ""
+    };
+    Error::Usage(shell::escape(&format!(
+        "{what}{defaulted}; pass --workspace DIR, the directory that holds the SDK checkouts side \
+         by side, and --targets FILE if the copies live elsewhere"
+    )))
+}
+
+fn unique_repos(targets: &[Target]) -> usize {
+    let mut repos: Vec<&str> = targets.iter().map(|t| t.repo.as_str()).collect();
+    repos.sort_unstable();
+    repos.dedup();
+    repos.len()
+}
+
+/// Checks or syncs every target. Targets are independent, so they are spread over a few threads.
+fn check_targets(
+    options: &Options,
+    workspace: &Path,
+    targets: &[Target],
+    expected: &BTreeMap<String, Vec<u8>>,
+) -> Result<Vec<TargetResult>> {
+    let workers = std::thread::available_parallelism()
+        .map(usize::from)
+        .unwrap_or(1)
+        .clamp(1, 4)
+        .min(targets.len().max(1));
+    let chunk = targets.len().div_ceil(workers).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = targets
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|t| run_target(options, workspace, t, expected))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        let mut results = Vec::with_capacity(targets.len());
+        for handle in handles {
+            match handle.join() {
+                Ok(part) => results.extend(part),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        Ok(results)
+    })
 }
 
 /// The parent of the repository that holds the suite directory.
@@ -236,110 +404,34 @@ fn vendored_version(dir: &Path) -> Option<String> {
     if !meta.is_file() || meta.len() > 256 {
         return None;
     }
-    fs::read_to_string(path).ok().map(|s| s.trim().to_string())
+    let text = fs::read_to_string(path).ok()?;
+    Some(shell::escape(text.trim()))
 }
 
-/// How far a target's path exists, checked component by component without following links.
-enum PathState {
-    RepoMissing,
-    /// The repository exists; the vendored directory does not (yet).
-    TargetMissing,
-    Present,
-}
-
-fn refuse(target: &Target, code: &'static str, message: String) -> Box<Diagnostic> {
-    Box::new(Diagnostic::error(code, target.path.clone(), message).help(
-        "vendored copies must be real directories inside their SDK repository; replace the link or fix the path",
+/// A target refused because `found` (a path relative to `base`, the workspace or the copy) is a
+/// link or not a directory.
+fn refusal(target: &Target, found: &vendor::Unsafe, inside_copy: bool) -> Diagnostic {
+    let code = match found.kind {
+        "symlink" => "sync-symlink",
+        "not-a-directory" => "sync-not-a-directory",
+        _ => "sync-special-file",
+    };
+    let shown = if inside_copy {
+        format!("{}/{}", target.path, found.path)
+    } else {
+        found.path.clone()
+    };
+    let message = format!(
+        "`{}` is {}; bqsuite never writes through it (targets file line {})",
+        shell::escape(&shown),
+        found.what(),
+        target.line
+    );
+    Diagnostic::error(code, target.path.clone(), message).help(format!(
+        "vendored copies must be real directories inside their SDK repository; replace the \
+             link or fix line {} of the targets file",
+        target.line
     ))
-}
-
-fn check_path(
-    workspace: &Path,
-    target: &Target,
-) -> std::result::Result<PathState, Box<Diagnostic>> {
-    let mut path = workspace.to_path_buf();
-    for (i, component) in target.path.split('/').enumerate() {
-        path.push(component);
-        let shown = target
-            .path
-            .split('/')
-            .take(i + 1)
-            .collect::<Vec<_>>()
-            .join("/");
-        match fs::symlink_metadata(&path) {
-            Err(e) if e.kind() == ErrorKind::NotFound => {
-                return Ok(if i == 0 {
-                    PathState::RepoMissing
-                } else {
-                    PathState::TargetMissing
-                });
-            }
-            Err(e) => {
-                return Err(refuse(
-                    target,
-                    "sync-io",
-                    format!("cannot read `{shown}`: {e}"),
-                ));
-            }
-            Ok(m) if m.file_type().is_symlink() => {
-                return Err(refuse(
-                    target,
-                    "sync-symlink",
-                    format!(
-                        "`{shown}` is a symbolic link; refusing to follow it out of the SDK repository"
-                    ),
-                ));
-            }
-            Ok(m) if !m.is_dir() => {
-                return Err(refuse(
-                    target,
-                    "sync-not-a-directory",
-                    format!("`{shown}` is not a directory"),
-                ));
-            }
-            Ok(_) => {}
-        }
-    }
-    Ok(PathState::Present)
-}
-
-/// Refuses a target with a link (or other non-regular entry) anywhere in its vendored set.
-fn check_vendored_entries(dir: &Path, target: &Target) -> std::result::Result<(), Box<Diagnostic>> {
-    let mut roots: Vec<PathBuf> = VENDORED_FILES.iter().map(|f| dir.join(f)).collect();
-    roots.extend(VENDORED_DIRS.iter().map(|d| dir.join(d)));
-    for root in roots {
-        if fs::symlink_metadata(&root).is_err() {
-            continue;
-        }
-        for entry in walkdir::WalkDir::new(&root).follow_links(false) {
-            let entry = entry.map_err(|e| {
-                refuse(
-                    target,
-                    "sync-io",
-                    format!("cannot walk the vendored copy: {e}"),
-                )
-            })?;
-            let kind = entry.file_type();
-            if kind.is_symlink() || !(kind.is_file() || kind.is_dir()) {
-                let rel = entry.path().strip_prefix(dir).unwrap_or(entry.path());
-                return Err(refuse(
-                    target,
-                    "sync-symlink",
-                    format!(
-                        "`{}/{}` is {}; refusing to write through it",
-                        target.path,
-                        rel.display(),
-                        if kind.is_symlink() {
-                            "a symbolic link"
-                        } else {
-                            "not a regular file"
-                        }
-                    ),
-                ));
-            }
-        }
-    }
-    Ok(())
 }
 
 fn run_target(
@@ -347,54 +439,57 @@ fn run_target(
     workspace: &Path,
     target: &Target,
     expected: &BTreeMap<String, Vec<u8>>,
-    findings: &mut Vec<Diagnostic>,
-) -> Status {
+) -> TargetResult {
     let dir = workspace.join(&target.path);
-    let state = match check_path(workspace, target) {
-        Ok(state) => state,
-        Err(d) => {
-            findings.push(*d);
-            return Status::Failed;
+    let failed = |d: Diagnostic| {
+        let mut r = TargetResult::new(target, Status::Error);
+        r.findings.push(d);
+        r
+    };
+    let state = match vendor::check_path(workspace, &target.path) {
+        Ok(Ok(state)) => state,
+        Ok(Err(found)) => return failed(refusal(target, &found, false)),
+        Err(e) => {
+            return failed(Diagnostic::error(
+                "sync-io",
+                target.path.clone(),
+                e.to_string(),
+            ));
         }
     };
-    match state {
-        PathState::RepoMissing => return Status::SkippedMissing,
-        PathState::Present => {
-            if let Err(d) = check_vendored_entries(&dir, target) {
-                findings.push(*d);
-                return Status::Failed;
+    if state == PathState::Present {
+        match vendor::check_entries(&dir) {
+            Ok(Ok(())) => {}
+            Ok(Err(found)) => return failed(refusal(target, &found, true)),
+            Err(e) => {
+                return failed(Diagnostic::error(
+                    "sync-io",
+                    target.path.clone(),
+                    e.to_string(),
+                ));
             }
         }
-        PathState::TargetMissing => {}
     }
-    let present = matches!(state, PathState::Present);
-    if options.check {
-        if !present {
-            findings.push(
-                Diagnostic::error(
-                    "sync-not-vendored",
-                    target.path.clone(),
-                    format!(
-                        "the vendored directory does not exist ({} files missing)",
-                        expected.len()
-                    ),
-                )
-                .help("run `bqsuite sync` to vendor the suite"),
-            );
-            return Status::Drift;
+    match state {
+        PathState::RepoMissing => TargetResult::new(target, Status::MissingRepo),
+        PathState::TargetMissing if options.check => {
+            let mut r = TargetResult::new(target, Status::NotVendored);
+            r.findings.push(Diagnostic::error(
+                "sync-not-vendored",
+                target.path.clone(),
+                format!(
+                    "the vendored directory does not exist ({} files missing)",
+                    expected.len()
+                ),
+            ));
+            r.files = expected
+                .keys()
+                .map(|rel| (rel.clone(), Change::Missing))
+                .collect();
+            r
         }
-        return check_target(options, target, &dir, expected, findings);
-    }
-    match write_target(&dir, expected, present) {
-        Ok((0, 0)) => Status::Unchanged,
-        Ok((written, deleted)) => Status::Synced { written, deleted },
-        Err(e) => {
-            findings.push(
-                Diagnostic::error("sync-failed", target.path.clone(), e.to_string())
-                    .help("fix the cause and sync again; files already replaced are complete, never half-written"),
-            );
-            Status::Failed
-        }
+        _ if options.check => check_target(options, target, &dir, expected),
+        _ => write_target(target, &dir, expected, state == PathState::Present),
     }
 }
 
@@ -403,113 +498,84 @@ fn check_target(
     target: &Target,
     dir: &Path,
     expected: &BTreeMap<String, Vec<u8>>,
-    findings: &mut Vec<Diagnostic>,
-) -> Status {
+) -> TargetResult {
     let compare_options = CompareOptions {
         diff: options.diff,
         expected_label: "the canonical suite".into(),
     };
-    match compare::compare_files(expected, dir, &compare_options) {
-        Ok(comparison) => {
-            let clean = comparison.is_clean();
-            findings.extend(comparison.findings.into_iter().map(|mut d| {
-                d.file = format!("{}/{}", target.path, d.file);
-                if d.code.starts_with("drift-") {
-                    d.help = Some("run `bqsuite sync` to re-vendor the canonical suite".into());
-                }
-                d
-            }));
-            if clean { Status::InSync } else { Status::Drift }
-        }
+    let comparison = match compare::compare_files(expected, dir, &compare_options) {
+        Ok(c) => c,
         Err(e) => {
-            findings.push(Diagnostic::error(
+            let mut r = TargetResult::new(target, Status::Error);
+            r.findings.push(Diagnostic::error(
                 "sync-io",
                 target.path.clone(),
                 e.to_string(),
             ));
-            Status::Failed
+            return r;
         }
+    };
+    let status = if comparison.is_clean() {
+        Status::InSync
+    } else {
+        Status::Drift
+    };
+    let mut r = TargetResult::new(target, status);
+    r.vendored_version = vendored_version(dir);
+    for mut d in comparison.findings {
+        let change = match d.code {
+            "drift-missing" => Some(Change::Missing),
+            "drift-changed" | "drift-type" => Some(Change::Changed),
+            "drift-extra" => Some(Change::Extra),
+            _ => None,
+        };
+        if let Some(change) = change {
+            r.files.push((d.file.clone(), change));
+            d.help = Some("re-vendor the copy with the command in the summary".into());
+        }
+        d.file = format!("{}/{}", target.path, d.file);
+        r.findings.push(d);
     }
+    r.files.sort();
+    r
 }
 
-/// Makes the vendored set of `dir` equal to `expected`. Returns (files written, files deleted).
 fn write_target(
+    target: &Target,
     dir: &Path,
     expected: &BTreeMap<String, Vec<u8>>,
     present: bool,
-) -> Result<(usize, usize)> {
-    if !present {
-        // The repository exists and nothing on the way is a link (checked); create the rest.
-        fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, e))?;
-    }
-    let mut written = 0;
-    for (rel, bytes) in expected {
-        let path = dir.join(rel);
-        if let Some(parent) = path.parent() {
-            match fs::symlink_metadata(parent) {
-                Ok(m) if m.is_dir() => {}
-                Ok(_) => {
-                    return Err(Error::bad_path(
-                        parent,
-                        "is in the way: a directory is needed here",
-                    ));
-                }
-                Err(_) => fs::create_dir_all(parent).map_err(|e| Error::io("create", parent, e))?,
-            }
+) -> TargetResult {
+    let result = (|| {
+        if !present {
+            // The repository exists and nothing on the way is a link (checked); create the rest.
+            fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, e))?;
         }
-        if same_content(&path, bytes) {
-            continue;
+        vendor::apply(dir, expected)
+    })();
+    match result {
+        Ok(applied) => {
+            let status = if applied.is_empty() {
+                Status::Unchanged
+            } else {
+                Status::Synced
+            };
+            let mut r = TargetResult::new(target, status);
+            r.vendored_version = vendored_version(dir);
+            r.written = applied.written;
+            r.deleted = applied.deleted;
+            r
         }
-        fsutil::write_atomic(&path, bytes)?;
-        written += 1;
-    }
-    let mut deleted = 0;
-    let expected_dirs: BTreeSet<String> = expected
-        .keys()
-        .flat_map(|rel| {
-            rel.match_indices('/')
-                .map(move |(i, _)| rel[..i].to_string())
-        })
-        .collect();
-    for top in VENDORED_DIRS {
-        let root = dir.join(top);
-        if fs::symlink_metadata(&root).is_err() {
-            continue;
+        Err(e) => {
+            let mut r = TargetResult::new(target, Status::Error);
+            r.vendored_version = vendored_version(dir);
+            r.findings.push(
+                Diagnostic::error("sync-failed", target.path.clone(), e.to_string()).help(
+                    "fix the cause and sync again; every file is either old or new, never \
+                     half-written, and CONFORMANCE_VERSION still names the old version",
+                ),
+            );
+            r
         }
-        // Children before parents, so emptied directories can be removed.
-        let entries: Vec<_> = walkdir::WalkDir::new(&root)
-            .follow_links(false)
-            .contents_first(true)
-            .into_iter()
-            .collect::<std::result::Result<_, _>>()
-            .map_err(|e| Error::io("walk", &root, e.into()))?;
-        for entry in entries {
-            let rel = entry
-                .path()
-                .strip_prefix(dir)
-                .unwrap_or(entry.path())
-                .to_string_lossy()
-                .replace('\\', "/");
-            if entry.file_type().is_dir() {
-                if !expected_dirs.contains(&rel) {
-                    // Only an emptied directory goes; anything still inside stays untouched.
-                    let _ = fs::remove_dir(entry.path());
-                }
-            } else if !expected.contains_key(&rel) {
-                fs::remove_file(entry.path()).map_err(|e| Error::io("delete", entry.path(), e))?;
-                deleted += 1;
-            }
-        }
-    }
-    Ok((written, deleted))
-}
-
-/// True when `path` is a regular file holding exactly `bytes` (never follows a link).
-fn same_content(path: &Path, bytes: &[u8]) -> bool {
-    match fs::symlink_metadata(path) {
-        Ok(m) if m.is_file() && m.len() == bytes.len() as u64 => {
-            fs::read(path).map(|b| b == bytes).unwrap_or(false)
-        }
-        _ => false,
     }
 }

@@ -1,0 +1,320 @@
+//! What a sync run shows: the JSON `data` (everything), and the human report (one line per
+//! target, at most ten file names per drifted copy, a verdict that says what is wrong and the one
+//! command that fixes it).
+
+use std::fmt::Write as _;
+
+use serde_json::{Value, json};
+
+use super::{Change, Outcome, Status, TargetResult};
+use crate::diag::{self, Severity, plural};
+use crate::shell;
+
+/// File names listed per target in the human report (all of them with `--verbose`).
+pub const LISTED_FILES: usize = 10;
+
+const CHANGES: [Change; 3] = [Change::Missing, Change::Changed, Change::Extra];
+
+fn count(results: &[TargetResult], status: Status) -> usize {
+    results.iter().filter(|r| r.status == status).count()
+}
+
+/// `data` of the JSON document.
+pub(super) fn json_data(outcome: &Outcome, results: &[TargetResult]) -> Value {
+    let rows: Vec<Value> = results
+        .iter()
+        .map(|r| {
+            let mut row = json!({
+                "target": r.target.path,
+                "repo": r.target.repo,
+                "line": r.target.line,
+                "status": r.status.word(),
+                "vendored_version": r.vendored_version,
+            });
+            if outcome.check {
+                row["missing"] = r.count(Change::Missing).into();
+                row["changed"] = r.count(Change::Changed).into();
+                row["extra"] = r.count(Change::Extra).into();
+                row["files"] = r
+                    .files
+                    .iter()
+                    .map(|(path, change)| json!({"path": path, "change": change.word()}))
+                    .collect();
+            } else {
+                row["written"] = json!(r.written);
+                row["deleted"] = json!(r.deleted);
+            }
+            row
+        })
+        .collect();
+    let mut counts = serde_json::Map::new();
+    for status in [
+        Status::InSync,
+        Status::Drift,
+        Status::NotVendored,
+        Status::MissingRepo,
+        Status::Error,
+        Status::Synced,
+        Status::Unchanged,
+    ] {
+        counts.insert(status.word().into(), count(results, status).into());
+    }
+    json!({
+        "mode": if outcome.check { "check" } else { "sync" },
+        "workspace": outcome.workspace.display().to_string(),
+        "targets_file": outcome.targets_file.display().to_string(),
+        "canonical_version": outcome.canonical_version,
+        "counts": counts,
+        "fix": outcome.fix,
+        "targets": rows,
+    })
+}
+
+/// The verdict and, when there is one, the fix (also the JSON `summary`).
+/// `bad_lines` counts the targets file's refused lines.
+pub(super) fn summary_lines(
+    outcome: &Outcome,
+    results: &[TargetResult],
+    bad_lines: usize,
+) -> Vec<String> {
+    let total = results.len();
+    let missing = count(results, Status::MissingRepo);
+    let errors = count(results, Status::Error);
+    let mut notes = Vec::new();
+    if missing > 0 {
+        notes.push(format!(
+            "{missing} SDK repo{} not in {}{}",
+            plural(missing),
+            shell::escape(&outcome.workspace.display().to_string()),
+            if outcome.strict {
+                ", a failure with --strict"
+            } else {
+                ""
+            }
+        ));
+    }
+    if bad_lines > 0 {
+        notes.push(format!(
+            "{bad_lines} refused line{} in the targets file",
+            plural(bad_lines)
+        ));
+    }
+    let failing_notes = bad_lines > 0 || (outcome.strict && missing > 0);
+    let notes = if notes.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", notes.join(", "))
+    };
+    let mut lines = Vec::new();
+    if outcome.check {
+        let drifted = count(results, Status::Drift);
+        let fresh = count(results, Status::NotVendored);
+        let in_sync = count(results, Status::InSync);
+        if drifted + fresh + errors == 0 && !failing_notes {
+            lines.push(format!(
+                "ok: all {in_sync} vendored cop{} match{} the canonical suite {}{notes}",
+                if in_sync == 1 { "y" } else { "ies" },
+                if in_sync == 1 { "es" } else { "" },
+                outcome.canonical_version
+            ));
+        } else {
+            let mut parts = Vec::new();
+            if drifted > 0 {
+                parts.push(format!(
+                    "{drifted} of {total} vendored cop{} drifted",
+                    if drifted == 1 { "y" } else { "ies" }
+                ));
+            }
+            if fresh > 0 {
+                parts.push(format!("{fresh} of {total} not vendored yet"));
+            }
+            if errors > 0 {
+                parts.push(format!("{errors} of {total} could not be checked"));
+            }
+            if parts.is_empty() {
+                parts.push(format!("{in_sync} of {total} vendored copies in sync"));
+            }
+            lines.push(format!("FAILED: {}{notes}", parts.join(", ")));
+        }
+        if let Some(fix) = &outcome.fix {
+            lines.push(format!(
+                "fix: `{fix}` re-vendors every drifted copy from the canonical suite"
+            ));
+        }
+    } else {
+        let synced = count(results, Status::Synced);
+        let unchanged = count(results, Status::Unchanged);
+        let verdict = if errors == 0 && !failing_notes {
+            "ok"
+        } else {
+            "FAILED"
+        };
+        let mut text = format!(
+            "{verdict}: {synced} cop{} synced to {}, {unchanged} already up to date",
+            if synced == 1 { "y" } else { "ies" },
+            outcome.canonical_version
+        );
+        if errors > 0 {
+            let _ = write!(text, ", {errors} of {total} could not be synced");
+        }
+        text.push_str(&notes);
+        lines.push(text);
+    }
+    lines
+}
+
+/// The per-target line: status, vendored version (against the canonical one when they differ),
+/// what differs, and the target.
+fn target_line(outcome: &Outcome, r: &TargetResult) -> String {
+    let version = match r.vendored_version.as_deref() {
+        None => "-".to_string(),
+        Some(v) if v == outcome.canonical_version => v.to_string(),
+        Some(v) => format!("{v} -> {}", outcome.canonical_version),
+    };
+    let facts = match r.status {
+        Status::Drift => CHANGES
+            .iter()
+            .map(|c| (r.count(*c), c.word()))
+            .filter(|(n, _)| *n > 0)
+            .map(|(n, word)| format!("{n} {word}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        Status::NotVendored => format!("{} missing (no copy yet)", r.files.len()),
+        Status::MissingRepo => "SDK repo not in workspace".to_string(),
+        Status::Synced => format!("{} written, {} deleted", r.written.len(), r.deleted.len()),
+        Status::Error => "not checked: see below".to_string(),
+        Status::InSync | Status::Unchanged => String::new(),
+    };
+    let line = format!(
+        "  {:<13} {version:<16} {facts:<28} {}",
+        r.status.word(),
+        shell::escape(&r.target.path)
+    );
+    line.trim_end().to_string()
+}
+
+/// The file list (and findings) of one target that needs attention.
+fn target_detail(r: &TargetResult, verbose: bool) -> Option<String> {
+    let mut out = String::new();
+    let names: Vec<(&str, &str)> = match r.status {
+        Status::Drift => r
+            .files
+            .iter()
+            .map(|(p, c)| (c.word(), p.as_str()))
+            .collect(),
+        Status::Synced => r
+            .written
+            .iter()
+            .map(|p| ("written", p.as_str()))
+            .chain(r.deleted.iter().map(|p| ("deleted", p.as_str())))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let problems: Vec<_> = r
+        .findings
+        .iter()
+        .filter(|d| d.severity == Severity::Error && !d.code.starts_with("drift-"))
+        .filter(|_| r.status != Status::NotVendored)
+        .collect();
+    if names.is_empty() && problems.is_empty() {
+        return None;
+    }
+    let _ = writeln!(out, "{}:", shell::escape(&r.target.path));
+    let shown = if verbose {
+        names.len()
+    } else {
+        names.len().min(LISTED_FILES)
+    };
+    for (word, path) in &names[..shown] {
+        let _ = writeln!(out, "    {word:<8} {}", shell::escape(path));
+        let diff = r.findings.iter().find(|d| {
+            d.detail.is_some() && d.file.strip_prefix(&r.target.path) == Some(&format!("/{path}"))
+        });
+        if let Some(detail) = diff.and_then(|d| d.detail.as_deref()) {
+            for line in detail.lines() {
+                let _ = writeln!(out, "        {}", shell::escape(line));
+            }
+        }
+    }
+    if shown < names.len() {
+        let _ = writeln!(
+            out,
+            "    ... and {} more (`--verbose` lists every file)",
+            names.len() - shown
+        );
+    }
+    for d in problems {
+        for line in diag::render_diagnostic(d).lines() {
+            let _ = writeln!(out, "    {line}");
+        }
+    }
+    Some(out)
+}
+
+/// The human report of a sync run.
+pub fn render_human(outcome: &Outcome, verbose: bool) -> String {
+    let report = &outcome.report;
+    if outcome.results.is_empty() {
+        // The run stopped before the targets (an invalid suite, a targets file with no usable
+        // line): the findings say why, the summary what it means.
+        let mut out = String::new();
+        for d in &report.diagnostics {
+            out.push_str(&diag::render_diagnostic(d));
+            out.push_str("\n\n");
+        }
+        for line in &report.summary {
+            let _ = writeln!(out, "{line}");
+        }
+        return out;
+    }
+    let mut out = String::new();
+    // Findings that belong to no target (the targets file's own lines).
+    let targets: Vec<&str> = outcome
+        .results
+        .iter()
+        .map(|r| r.target.path.as_str())
+        .collect();
+    for d in &report.diagnostics {
+        let own = targets
+            .iter()
+            .any(|t| d.file == *t || d.file.starts_with(&format!("{t}/")));
+        if !own {
+            out.push_str(&diag::render_diagnostic(d));
+            out.push_str("\n\n");
+        }
+    }
+    let _ = writeln!(
+        out,
+        "{} {} target{} in workspace {} (targets file {}), canonical suite {}",
+        if outcome.check { "Checked" } else { "Synced" },
+        outcome.results.len(),
+        plural(outcome.results.len()),
+        shell::escape(&outcome.workspace.display().to_string()),
+        shell::escape(&outcome.targets_file.display().to_string()),
+        outcome.canonical_version
+    );
+    let _ = writeln!(
+        out,
+        "  {:<13} {:<16} {:<28} TARGET",
+        "STATUS",
+        "VENDORED",
+        if outcome.check { "DIFFERS" } else { "CHANGED" }
+    );
+    for r in &outcome.results {
+        let _ = writeln!(out, "{}", target_line(outcome, r));
+    }
+    let details: Vec<String> = outcome
+        .results
+        .iter()
+        .filter_map(|r| target_detail(r, verbose))
+        .collect();
+    for detail in details {
+        out.push('\n');
+        out.push_str(&detail);
+    }
+    out.push('\n');
+    for line in &report.summary {
+        let _ = writeln!(out, "{line}");
+    }
+    out
+}
