@@ -258,7 +258,7 @@ pub fn sync(options: &Options) -> Result<Outcome> {
     let refused = report
         .diagnostics
         .iter()
-        .filter(|d| d.code == "sync-bad-target")
+        .filter(|d| matches!(d.code, "sync-bad-target" | "sync-overlapping-targets"))
         .count();
     if targets.is_empty() && refused > 0 {
         report.summary.push(format!(

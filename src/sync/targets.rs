@@ -44,10 +44,37 @@ pub fn parse(text: &str, file_label: &str) -> (Vec<Target>, Vec<Diagnostic>) {
                 Diagnostic::error(
                     "sync-bad-target",
                     file_label,
-                    format!("`{entry}` {problem}"),
+                    format!("`{}` {problem}", crate::shell::escape(entry)),
                 )
                 .line_col(line, 1)
                 .help("write e.g. babelqueue-go/testdata/conformance"),
+            );
+            continue;
+        }
+        // One copy inside another would never settle: each sync of one rewrites the other.
+        let inside = |outer: &str, inner: &str| {
+            inner
+                .strip_prefix(outer)
+                .is_some_and(|rest| rest.starts_with('/'))
+        };
+        if let Some(other) = targets
+            .iter()
+            .find(|t| inside(&t.path, entry) || inside(entry, &t.path))
+        {
+            problems.push(
+                Diagnostic::error(
+                    "sync-overlapping-targets",
+                    file_label,
+                    format!(
+                        "`{}` (line {line}) and `{}` (line {}) overlap: one vendored copy would \
+                         sit inside the other",
+                        crate::shell::escape(entry),
+                        crate::shell::escape(&other.path),
+                        other.line
+                    ),
+                )
+                .line_col(line, 1)
+                .help("keep one of the two lines"),
             );
             continue;
         }
@@ -56,7 +83,11 @@ pub fn parse(text: &str, file_label: &str) -> (Vec<Target>, Vec<Diagnostic>) {
                 Diagnostic::warning(
                     "sync-duplicate-target",
                     file_label,
-                    format!("`{entry}` is listed twice (first on line {})", first.line),
+                    format!(
+                        "`{}` is listed twice (first on line {})",
+                        crate::shell::escape(entry),
+                        first.line
+                    ),
                 )
                 .line_col(line, 1),
             );
@@ -98,6 +129,37 @@ mod tests {
             assert!(targets.is_empty(), "{bad}");
             assert_eq!(problems[0].code, "sync-bad-target", "{bad}");
         }
+    }
+
+    #[test]
+    fn overlapping_targets_are_refused_with_both_lines() {
+        let (targets, problems) = parse("sdk/conf\nother/x\nsdk/conf/fixtures/nested\n", "t");
+        assert_eq!(targets.len(), 2);
+        assert_eq!(problems[0].code, "sync-overlapping-targets");
+        assert_eq!(problems[0].line_col, Some((3, 1)));
+        assert!(
+            problems[0].message.contains("(line 3)"),
+            "{}",
+            problems[0].message
+        );
+        assert!(
+            problems[0].message.contains("(line 1)"),
+            "{}",
+            problems[0].message
+        );
+        // A sibling with a shared prefix is not inside.
+        let (targets, problems) = parse("sdk/conf\nsdk/conf2\n", "t");
+        assert_eq!((targets.len(), problems.len()), (2, 0));
+    }
+
+    #[test]
+    fn control_characters_are_escaped() {
+        let (_, problems) = parse("/abs/\u{1b}[31mred\n", "t");
+        assert!(
+            !problems[0].message.contains('\u{1b}'),
+            "{}",
+            problems[0].message
+        );
     }
 
     #[test]
