@@ -178,6 +178,16 @@ impl FixtureSource for Suite {
 /// Reads the suite at `root`. Fails (exit 2) only when the directory itself cannot be read;
 /// problems with individual entries become [`Suite::problems`].
 pub fn load(root: &Path) -> Result<Suite> {
+    load_with(root, true)
+}
+
+/// Reads the suite at `root` as bytes only (JSON files are not parsed): for comparing copies,
+/// which needs the bytes, not the documents.
+pub fn load_bytes(root: &Path) -> Result<Suite> {
+    load_with(root, false)
+}
+
+fn load_with(root: &Path, parse: bool) -> Result<Suite> {
     let meta = fs::metadata(root).map_err(|e| Error::io("read suite directory", root, e))?;
     if !meta.is_dir() {
         return Err(Error::bad_path(root, "is not a directory"));
@@ -189,7 +199,7 @@ pub fn load(root: &Path) -> Result<Suite> {
     };
     let mut total = 0u64;
     for name in VENDORED_FILES {
-        read_entry(&mut suite, &root.join(name), name, &mut total)?;
+        read_entry(&mut suite, &root.join(name), name, &mut total, parse)?;
     }
     for dir in VENDORED_DIRS {
         let path = root.join(dir);
@@ -247,7 +257,7 @@ pub fn load(root: &Path) -> Result<Suite> {
                 ));
                 break;
             }
-            read_entry(&mut suite, entry.path(), &rel, &mut total)?;
+            read_entry(&mut suite, entry.path(), &rel, &mut total, parse)?;
         }
     }
     Ok(suite)
@@ -262,7 +272,13 @@ fn link_problem(rel: &str) -> Diagnostic {
     .help("replace the link with a copy of the file it points to")
 }
 
-fn read_entry(suite: &mut Suite, path: &Path, rel: &str, total: &mut u64) -> Result<()> {
+fn read_entry(
+    suite: &mut Suite,
+    path: &Path,
+    rel: &str,
+    total: &mut u64,
+    parse: bool,
+) -> Result<()> {
     let meta = match fs::symlink_metadata(path) {
         Ok(m) => m,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
@@ -302,8 +318,11 @@ fn read_entry(suite: &mut Suite, path: &Path, rel: &str, total: &mut u64) -> Res
     fs::File::open(path)
         .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
         .map_err(|e| Error::io("read", path, e))?;
-    suite
-        .files
-        .insert(rel.to_string(), SuiteFile::from_bytes(rel, bytes));
+    let file = if parse {
+        SuiteFile::from_bytes(rel, bytes)
+    } else {
+        SuiteFile { bytes, json: None }
+    };
+    suite.files.insert(rel.to_string(), file);
     Ok(())
 }

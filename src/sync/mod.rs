@@ -175,7 +175,11 @@ pub struct Outcome {
 /// cannot be read, or when none of the targets' SDK repositories is in the workspace; every
 /// per-target problem is a finding instead.
 pub fn sync(options: &Options) -> Result<Outcome> {
-    let suite = load::load(&options.suite)?;
+    let suite = if options.check {
+        load::load_bytes(&options.suite)?
+    } else {
+        load::load(&options.suite)?
+    };
     let subject = options.suite.display().to_string();
     let mut report = Report::new(subject.clone());
     let targets_file = options
@@ -200,11 +204,11 @@ pub fn sync(options: &Options) -> Result<Outcome> {
     // The canonical side must be whole: vendoring needs a valid suite, a check a readable one.
     let unsound = if options.check {
         let mut problems = suite.problems.clone();
-        if suite.manifest().is_none() {
+        if suite.file(load::MANIFEST).is_none() {
             problems.push(Diagnostic::error(
                 "sync-invalid-suite",
                 load::MANIFEST,
-                "the canonical suite has no readable manifest.json",
+                "the canonical suite has no manifest.json",
             ));
         }
         problems
@@ -234,8 +238,8 @@ pub fn sync(options: &Options) -> Result<Outcome> {
     }
     let expected: BTreeMap<String, Vec<u8>> = suite
         .files
-        .iter()
-        .map(|(rel, file)| (rel.clone(), file.bytes.clone()))
+        .into_iter()
+        .map(|(rel, file)| (rel, file.bytes))
         .collect();
 
     let text = fs::read_to_string(&targets_file)
