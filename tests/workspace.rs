@@ -542,3 +542,35 @@ fn a_target_through_a_link_is_refused_with_its_line() {
     }
     assert_eq!(fs::read_dir(&outside).unwrap().count(), 0);
 }
+
+#[cfg(unix)]
+#[test]
+fn an_interrupted_sync_is_reported_incomplete_never_as_the_new_version() {
+    let w = RealWorkspace::new();
+    let copy = w.ws().join(OLD[0]);
+    let fixtures = copy.join("fixtures");
+    if !make_read_only(&fixtures) {
+        eprintln!("skipped: this file system lets this user write into a read-only directory");
+        make_writable(&fixtures);
+        return;
+    }
+    let out = w.run(&["sync", "--workspace", "..", "--format", "json"]);
+    make_writable(&fixtures);
+    assert_eq!(code(&out), 1);
+    assert_eq!(row(&json(&out), OLD[0])["status"], "error");
+    let out = w.run(&["sync", "--check", "--workspace", "..", "--format", "json"]);
+    let doc = json(&out);
+    let r = row(&doc, OLD[0]);
+    assert_eq!(r["status"], "drift");
+    assert_eq!(r["incomplete"], true);
+    assert!(r["vendored_version"].is_null(), "{r:#}");
+    let human = stdout(&w.run(&["sync", "--check", "--workspace", ".."]));
+    assert!(
+        human.contains("incomplete: manifest.json but no CONFORMANCE_VERSION"),
+        "{human}"
+    );
+    // Syncing again completes it.
+    assert_eq!(code(&w.run(&["sync", "--workspace", ".."])), 0);
+    let doc = json(&w.run(&["sync", "--check", "--workspace", "..", "--format", "json"]));
+    assert_eq!(row(&doc, OLD[0])["status"], "in-sync");
+}

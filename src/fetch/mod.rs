@@ -318,6 +318,13 @@ impl Run<'_> {
             crate::diag::plural(comparison.matched),
             self.version
         ));
+        if drifted && crate::suite::vendor::is_incomplete(dir) {
+            self.report.summary.push(
+                "the copy is incomplete (manifest.json but no CONFORMANCE_VERSION), as an \
+                 interrupted sync or update leaves it"
+                    .into(),
+            );
+        }
         if drifted {
             self.report.summary.push(format!(
                 "fix: `{fix}` re-vendors the copy from release {} (the SDK's own files are kept)",

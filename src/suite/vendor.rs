@@ -7,8 +7,10 @@
 //!   written, so nothing is ever written outside the copy;
 //! - a changed or new file is written to a temporary file beside it and renamed over it, so an
 //!   interrupted run leaves each file either old or new, never torn;
-//! - CONFORMANCE_VERSION is written last: a copy whose run was interrupted still names its old
-//!   version, never the new one over old data;
+//! - a copy never claims a version it does not hold: when the version changes, the old
+//!   CONFORMANCE_VERSION is removed before any other file is written and the new one is written
+//!   last, so an interrupted run leaves a copy without CONFORMANCE_VERSION, which a check reports
+//!   as incomplete ([`is_incomplete`]);
 //! - files the expected tree does not have are deleted from the vendored schema/ and fixtures/;
 //!   byte-identical files are left untouched (no mtime churn); nothing else in the directory
 //!   (an SDK's own test file, LICENSE) is touched.
@@ -144,6 +146,18 @@ pub fn apply(dir: &Path, expected: &BTreeMap<String, Vec<u8>>) -> Result<Applied
     let (version, rest): (Vec<&String>, Vec<&String>) = order
         .into_iter()
         .partition(|rel| rel.as_str() == VERSION_FILE);
+    if let Some(rel) = version.first() {
+        let path = dir.join(rel);
+        let changes = fs::symlink_metadata(&path).is_ok_and(|m| m.is_file())
+            && !same_content(&path, &expected[rel.as_str()]);
+        let others_change = rest
+            .iter()
+            .any(|rel| !same_content(&dir.join(rel), &expected[rel.as_str()]));
+        if changes && others_change {
+            fs::remove_file(&path).map_err(|e| Error::io("remove", &path, e))?;
+            sync_dir(dir);
+        }
+    }
     for rel in rest {
         write_one(dir, rel, &expected[rel.as_str()], &mut applied)?;
     }
@@ -151,14 +165,26 @@ pub fn apply(dir: &Path, expected: &BTreeMap<String, Vec<u8>>) -> Result<Applied
     for rel in version {
         write_one(dir, rel, &expected[rel.as_str()], &mut applied)?;
     }
-    if !applied.is_empty()
-        && let Ok(d) = fs::File::open(dir)
-    {
-        let _ = d.sync_all();
+    if !applied.is_empty() {
+        sync_dir(dir);
     }
     applied.written.sort();
     applied.deleted.sort();
     Ok(applied)
+}
+
+/// Flushes a directory's entries (renames, removals) to disk, where the platform allows it.
+fn sync_dir(dir: &Path) {
+    if let Ok(d) = fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+}
+
+/// True when `dir` looks like a copy whose writing was interrupted: it has a manifest.json but no
+/// CONFORMANCE_VERSION (which [`apply`] writes last).
+pub fn is_incomplete(dir: &Path) -> bool {
+    let file = |name: &str| fs::symlink_metadata(dir.join(name)).is_ok_and(|m| m.is_file());
+    file(crate::suite::load::MANIFEST) && !file(VERSION_FILE)
 }
 
 fn write_one(dir: &Path, rel: &str, bytes: &[u8], applied: &mut Applied) -> Result<()> {
@@ -305,8 +331,8 @@ mod tests {
 
     #[cfg(unix)]
     #[test]
-    fn version_is_written_last() {
-        // A read-only fixtures/ stops the run before CONFORMANCE_VERSION is reached.
+    fn an_interrupted_run_never_claims_a_version() {
+        // A read-only fixtures/ stops the run before CONFORMANCE_VERSION is written.
         use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().unwrap();
         let d = dir.path();
@@ -323,10 +349,9 @@ mod tests {
             return; // running as a user that ignores permissions
         }
         assert!(result.is_err());
-        assert_eq!(
-            fs::read_to_string(d.join("CONFORMANCE_VERSION")).unwrap(),
-            "1.0.0\n"
-        );
+        assert!(!d.join("CONFORMANCE_VERSION").exists());
+        fs::write(d.join("manifest.json"), "{}").unwrap();
+        assert!(is_incomplete(d));
     }
 
     #[cfg(unix)]

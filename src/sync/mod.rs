@@ -128,6 +128,8 @@ pub struct TargetResult {
     pub status: Status,
     /// The vendored CONFORMANCE_VERSION, when there is one.
     pub vendored_version: Option<String>,
+    /// The copy has a manifest.json but no CONFORMANCE_VERSION: an interrupted sync or update.
+    pub incomplete: bool,
     /// `--check`: every differing file (relative to the target), sorted.
     pub files: Vec<(String, Change)>,
     /// `sync`: the files written and deleted (relative to the target).
@@ -143,6 +145,7 @@ impl TargetResult {
             target: target.clone(),
             status,
             vendored_version: None,
+            incomplete: false,
             files: Vec::new(),
             written: Vec::new(),
             deleted: Vec::new(),
@@ -526,6 +529,7 @@ fn check_target(
     };
     let mut r = TargetResult::new(target, status);
     r.vendored_version = vendored_version(dir);
+    r.incomplete = vendor::is_incomplete(dir);
     for mut d in comparison.findings {
         let change = match d.code {
             "drift-missing" => Some(Change::Missing),
@@ -576,7 +580,7 @@ fn write_target(
             r.findings.push(
                 Diagnostic::error("sync-failed", target.path.clone(), e.to_string()).help(
                     "fix the cause and sync again; every file is either old or new, never \
-                     half-written, and CONFORMANCE_VERSION still names the old version",
+                     half-written, and the copy names no version until it is complete",
                 ),
             );
             r

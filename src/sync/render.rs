@@ -32,6 +32,9 @@ pub(super) fn json_data(outcome: &Outcome, results: &[TargetResult]) -> Value {
                 "vendored_version": r.vendored_version,
             });
             if outcome.check {
+                row["incomplete"] = r.incomplete.into();
+            }
+            if outcome.check {
                 row["missing"] = r.count(Change::Missing).into();
                 row["changed"] = r.count(Change::Changed).into();
                 row["extra"] = r.count(Change::Extra).into();
@@ -172,6 +175,7 @@ fn target_line(outcome: &Outcome, r: &TargetResult) -> String {
         Some(v) => format!("{v} -> {}", outcome.canonical_version),
     };
     let facts = match r.status {
+        Status::Drift if r.incomplete => format!("incomplete: {} files differ", r.files.len()),
         Status::Drift => CHANGES
             .iter()
             .map(|c| (r.count(*c), c.word()))
@@ -220,6 +224,13 @@ fn target_detail(r: &TargetResult, verbose: bool) -> Option<String> {
         return None;
     }
     let _ = writeln!(out, "{}:", shell::escape(&r.target.path));
+    if r.incomplete {
+        let _ = writeln!(
+            out,
+            "    incomplete: manifest.json but no CONFORMANCE_VERSION, as an interrupted sync or \
+             update leaves it; sync it again"
+        );
+    }
     let shown = if verbose {
         names.len()
     } else {

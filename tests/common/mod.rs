@@ -141,3 +141,34 @@ pub fn assert_finding(suite: &Path, code_name: &str, fields: &[(&str, &str)]) ->
         .cloned()
         .unwrap_or_else(|| panic!("no `{code_name}` finding with {fields:?}; findings: {diags:#?}"))
 }
+
+/// Makes `dir` unwritable even for root (the immutable attribute), or by mode for other users.
+/// Returns false when neither is enforced here.
+#[cfg(unix)]
+pub fn make_read_only(dir: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let immutable = std::process::Command::new("chattr")
+        .arg("+i")
+        .arg(dir)
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !immutable {
+        fs::set_permissions(dir, fs::Permissions::from_mode(0o555)).unwrap();
+    }
+    let probe = dir.join(".probe");
+    if fs::write(&probe, "").is_ok() {
+        let _ = fs::remove_file(&probe);
+        return false;
+    }
+    true
+}
+
+#[cfg(unix)]
+pub fn make_writable(dir: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let _ = std::process::Command::new("chattr")
+        .arg("-i")
+        .arg(dir)
+        .output();
+    fs::set_permissions(dir, fs::Permissions::from_mode(0o755)).unwrap();
+}
