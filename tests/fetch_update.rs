@@ -354,3 +354,28 @@ fn options_that_need_check_or_conflict_are_usage_errors() {
         assert_eq!(code(&out), 2, "{args:?}");
     }
 }
+
+#[test]
+fn conflicting_checksum_lines_are_refused() {
+    let s = Setup::new();
+    let v = version();
+    let sums = s.dir.path().join("mirror/SHA256SUMS");
+    let good = fs::read_to_string(&sums).unwrap();
+    let name = format!("babelqueue-conformance-{v}.tar.gz");
+    // A good line first, a bad one after it: `sha256sum -c` fails, so must fetch.
+    fs::write(&sums, format!("{good}{}  {name}\n", "0".repeat(64))).unwrap();
+    for args in [
+        vec!["fetch", &v, "fresh"],
+        vec!["fetch", "--check", &v, "fresh"],
+    ] {
+        fs::create_dir_all(s.sdk().join("fresh")).unwrap();
+        let out = s.run(&args);
+        assert_eq!(code(&out), 1, "{args:?}: {}", stderr(&out));
+        assert!(
+            stdout(&out).contains("checksum-ambiguous"),
+            "{}",
+            stdout(&out)
+        );
+        assert_eq!(fs::read_dir(s.sdk().join("fresh")).unwrap().count(), 0);
+    }
+}

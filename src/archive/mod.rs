@@ -47,14 +47,38 @@ pub fn sums_line(sha256: &str, file_name: &str) -> String {
     format!("{sha256}  {file_name}\n")
 }
 
-/// The hash a SHA256SUMS text gives for `file_name` (text or binary mode marker), if any.
-pub fn sums_lookup(sums: &str, file_name: &str) -> Option<String> {
-    sums.lines().find_map(|line| {
-        let (hash, rest) = line.split_once(' ')?;
-        let name = rest.strip_prefix(' ').or_else(|| rest.strip_prefix('*'))?;
-        (name == file_name && hash.len() == 64 && hash.bytes().all(|b| b.is_ascii_hexdigit()))
-            .then(|| hash.to_ascii_lowercase())
-    })
+/// What a SHA256SUMS text says about one file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SumsEntry {
+    /// No well-formed line names the file.
+    Missing,
+    /// Every line naming the file gives this hash.
+    Hash(String),
+    /// Lines naming the file disagree (`sha256sum -c` would fail one of them): every hash given.
+    Ambiguous(Vec<String>),
+}
+
+/// The hash a SHA256SUMS text gives for `file_name` (text or binary mode marker). Lines naming the
+/// file with different hashes are [`SumsEntry::Ambiguous`], never first-wins.
+pub fn sums_lookup(sums: &str, file_name: &str) -> SumsEntry {
+    let mut hashes: Vec<String> = sums
+        .lines()
+        .filter_map(|line| {
+            let (hash, rest) = line.split_once(' ')?;
+            let name = rest.strip_prefix(' ').or_else(|| rest.strip_prefix('*'))?;
+            (name == file_name && hash.len() == 64 && hash.bytes().all(|b| b.is_ascii_hexdigit()))
+                .then(|| hash.to_ascii_lowercase())
+        })
+        .collect();
+    hashes.dedup();
+    let mut distinct = hashes.clone();
+    distinct.sort();
+    distinct.dedup();
+    match distinct.len() {
+        0 => SumsEntry::Missing,
+        1 => SumsEntry::Hash(distinct.remove(0)),
+        _ => SumsEntry::Ambiguous(hashes),
+    }
 }
 
 #[cfg(test)]
@@ -78,12 +102,28 @@ mod tests {
             sums_line(&"0".repeat(64), "other"),
             sums_line(&h, "a.tar.gz")
         );
-        assert_eq!(sums_lookup(&text, "a.tar.gz"), Some(h.clone()));
+        assert_eq!(sums_lookup(&text, "a.tar.gz"), SumsEntry::Hash(h.clone()));
         assert_eq!(
             sums_lookup(&format!("{h} *a.tar.gz\n"), "a.tar.gz"),
-            Some(h)
+            SumsEntry::Hash(h.clone())
         );
-        assert_eq!(sums_lookup(&text, "b.tar.gz"), None);
-        assert_eq!(sums_lookup("zz  a.tar.gz\n", "a.tar.gz"), None);
+        assert_eq!(sums_lookup(&text, "b.tar.gz"), SumsEntry::Missing);
+        assert_eq!(
+            sums_lookup("zz  a.tar.gz\n", "a.tar.gz"),
+            SumsEntry::Missing
+        );
+        // The same line twice agrees; a good line and a bad one do not.
+        let twice = format!("{}{}", sums_line(&h, "a.tar.gz"), sums_line(&h, "a.tar.gz"));
+        assert_eq!(sums_lookup(&twice, "a.tar.gz"), SumsEntry::Hash(h.clone()));
+        let bad = "f".repeat(64);
+        let conflicting = format!(
+            "{}{}",
+            sums_line(&h, "a.tar.gz"),
+            sums_line(&bad, "a.tar.gz")
+        );
+        assert_eq!(
+            sums_lookup(&conflicting, "a.tar.gz"),
+            SumsEntry::Ambiguous(vec![h, bad])
+        );
     }
 }

@@ -24,7 +24,7 @@ use std::io::{BufReader, Read};
 use std::path::{Component, Path, PathBuf};
 
 use crate::archive::verify::{self, Discard, Fault, Sink, Summary};
-use crate::archive::{SUMS_FILE, asset_name, sums_lookup};
+use crate::archive::{SUMS_FILE, SumsEntry, asset_name, sums_lookup};
 use crate::diag::{Diagnostic, Report};
 use crate::error::{Error, Result};
 
@@ -553,7 +553,25 @@ fn read_sums(
         )));
     }
     let text = String::from_utf8(bytes).map_err(|_| missing(format!("{shown} is not text")))?;
-    sums_lookup(&text, name).ok_or_else(|| missing(format!("{shown} has no line for {name}")))
+    match sums_lookup(&text, name) {
+        SumsEntry::Hash(hash) => Ok(hash),
+        SumsEntry::Missing => Err(missing(format!("{shown} has no line for {name}"))),
+        SumsEntry::Ambiguous(hashes) => Err(Fault::Refused(Box::new(
+            Diagnostic::error(
+                "checksum-ambiguous",
+                SUMS_FILE,
+                format!(
+                    "{shown} has {} lines for {name} that disagree ({}); no hash can be trusted",
+                    hashes.len(),
+                    hashes.join(", ")
+                ),
+            )
+            .help(
+                "the release's SHA256SUMS is corrupt or was tampered with; nothing was written. \
+                 Pin the hash you trust with --sha256",
+            ),
+        ))),
+    }
 }
 
 #[cfg(test)]

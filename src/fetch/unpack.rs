@@ -17,8 +17,12 @@ pub struct Staging {
 }
 
 impl Staging {
-    /// Creates the staging directory beside `target` (mode 0700 until it is committed).
+    /// Creates the staging directory beside `target` (mode 0700 until it is committed), first
+    /// removing the staging directories that fetches which died left beside it.
     pub fn create(target: &Path) -> Result<Staging> {
+        if let Some(parent) = target.parent() {
+            remove_stale(parent);
+        }
         let dir = temp_sibling(target, "fetch");
         dir_builder(0o700)
             .create(&dir)
@@ -76,6 +80,56 @@ impl Staging {
 impl Drop for Staging {
     fn drop(&mut self) {
         let _ = fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// The process id in a staging directory's name (`.<name>.fetch-<pid>-<n>`), if it is one.
+fn staging_pid(name: &str) -> Option<u32> {
+    let rest = name.strip_prefix('.')?;
+    let (_, tail) = rest.rsplit_once(".fetch-")?;
+    let (pid, n) = tail.split_once('-')?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    (digits(pid) && digits(n))
+        .then(|| pid.parse().ok())
+        .flatten()
+}
+
+/// Whether process `pid` is alive; `None` where this cannot be told (no /proc).
+fn process_alive(pid: u32) -> Option<bool> {
+    let proc = Path::new("/proc");
+    if !proc.join("self").exists() {
+        return None;
+    }
+    Some(proc.join(pid.to_string()).exists())
+}
+
+/// Removes, in `parent`, the staging directories of fetches whose process is gone: only
+/// directories named as [`Staging`] names them, holding nothing but what a fetch puts there
+/// (`tree/`, `asset.tar.gz`), never one of a live process. Best effort: failures are ignored.
+fn remove_stale(parent: &Path) {
+    let Ok(entries) = fs::read_dir(parent) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(staging_pid) else {
+            continue;
+        };
+        if pid == std::process::id() || process_alive(pid) != Some(false) {
+            continue;
+        }
+        let path = entry.path();
+        let is_dir = fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir());
+        let ours = is_dir
+            && fs::read_dir(&path).is_ok_and(|inside| {
+                inside.flatten().all(|e| {
+                    let n = e.file_name();
+                    n == "tree" || n == "asset.tar.gz"
+                })
+            });
+        if ours {
+            let _ = fs::remove_dir_all(&path);
+        }
     }
 }
 
@@ -176,5 +230,49 @@ fn set_mode(path: &Path, mode: u32) -> io::Result<()> {
     {
         let _ = (path, mode);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn staging_names() {
+        assert_eq!(staging_pid(".conformance.fetch-123-0"), Some(123));
+        assert_eq!(staging_pid(".a.b.fetch-7-12"), Some(7));
+        for not in [
+            ".conformance",
+            "conformance.fetch-1-0",
+            ".x.fetch-1",
+            ".x.fetch-a-0",
+        ] {
+            assert_eq!(staging_pid(not), None, "{not}");
+        }
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn stale_staging_of_dead_fetches_is_removed_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        // A pid no process has: above every live one.
+        let dead = (1..u32::MAX / 2)
+            .map(|i| 4_000_000 + i)
+            .find(|p| !Path::new(&format!("/proc/{p}")).exists())
+            .unwrap();
+        let stale = d.join(format!(".conformance.fetch-{dead}-0"));
+        fs::create_dir_all(stale.join("tree/fixtures")).unwrap();
+        fs::write(stale.join("asset.tar.gz"), "x").unwrap();
+        // pid 1 (init) is always alive.
+        let live = d.join(".conformance.fetch-1-3");
+        fs::create_dir_all(live.join("tree")).unwrap();
+        let foreign = d.join(format!(".notes.fetch-{dead}-1"));
+        fs::create_dir_all(&foreign).unwrap();
+        fs::write(foreign.join("mine.txt"), "keep").unwrap();
+        remove_stale(d);
+        assert!(!stale.exists());
+        assert!(live.exists());
+        assert!(foreign.join("mine.txt").exists());
     }
 }
