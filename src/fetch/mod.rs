@@ -398,7 +398,12 @@ impl Run<'_> {
                 ));
             }
             Target::Update(dir) => {
-                let release = crate::suite::vendor::read_tree(&staging.tree())?;
+                let release: std::collections::BTreeMap<String, Vec<u8>> =
+                    crate::suite::load::load_bytes(&staging.tree())?
+                        .files
+                        .into_iter()
+                        .map(|(rel, file)| (rel, file.bytes))
+                        .collect();
                 let applied = crate::suite::vendor::apply(dir, &release)?;
                 drop(staging);
                 self.push_verified(bytes, &digest, expected);
