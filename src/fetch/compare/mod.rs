@@ -22,6 +22,9 @@ use crate::diag::{Diagnostic, Severity};
 use crate::error::{Error, Result};
 use crate::suite::load::{VENDORED_DIRS, VENDORED_FILES, is_vendored};
 
+mod local;
+use local::{Local, read_fault, same_as_file, stream_equal, too_large_for_diff};
+
 /// Largest file (either side) a unified diff is made of.
 pub const MAX_DIFF_BYTES: u64 = 1024 * 1024;
 /// Longest time spent computing one diff.
@@ -131,40 +134,6 @@ fn fault_to_error(fault: Fault) -> Error {
     match fault {
         Fault::Failed(e) => e,
         Fault::Refused(d) => Error::Usage(format!("[{}] {}", d.code, d.message)),
-    }
-}
-
-/// What is at a path of the vendored directory.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Local {
-    Missing,
-    File(u64),
-    Dir,
-    Link,
-    Special,
-}
-
-impl Local {
-    fn of(path: &Path) -> Result<Local> {
-        match fs::symlink_metadata(path) {
-            Ok(m) if m.file_type().is_symlink() => Ok(Local::Link),
-            Ok(m) if m.is_file() => Ok(Local::File(m.len())),
-            Ok(m) if m.is_dir() => Ok(Local::Dir),
-            Ok(_) => Ok(Local::Special),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Local::Missing),
-            Err(e) if e.kind() == io::ErrorKind::NotADirectory => Ok(Local::Missing),
-            Err(e) => Err(Error::io("read", path, e)),
-        }
-    }
-
-    fn describe(self) -> &'static str {
-        match self {
-            Local::Missing => "missing",
-            Local::File(_) => "a regular file",
-            Local::Dir => "a directory",
-            Local::Link => "a symbolic link",
-            Local::Special => "a special file",
-        }
     }
 }
 
@@ -533,87 +502,6 @@ impl Sink for Comparer {
     ) -> std::result::Result<(), Fault> {
         self.compare_file(rel, size, content)
     }
-}
-
-fn read_fault(e: io::Error, rel: &str) -> Fault {
-    Fault::from_io(e, |e| {
-        Fault::Failed(Error::io("read the expected content of", rel, e))
-    })
-}
-
-fn too_large_for_diff(expected: u64, actual: u64) -> String {
-    format!(
-        "no diff: {expected} bytes expected, {actual} bytes here (diffs are made of files up to \
-         {MAX_DIFF_BYTES} bytes)"
-    )
-}
-
-/// True when the file at `path` holds exactly `expected`.
-fn same_as_file(expected: &[u8], path: &Path) -> std::result::Result<bool, Fault> {
-    let mut file = fs::File::open(path).map_err(|e| Fault::Failed(Error::io("open", path, e)))?;
-    let mut buf = vec![0u8; CHUNK.min(expected.len().max(1))];
-    let mut offset = 0;
-    loop {
-        let n = read_full(&mut file, &mut buf)
-            .map_err(|e| Fault::Failed(Error::io("read", path, e)))?;
-        if n == 0 {
-            return Ok(offset == expected.len());
-        }
-        if offset + n > expected.len() || buf[..n] != expected[offset..offset + n] {
-            return Ok(false);
-        }
-        offset += n;
-    }
-}
-
-/// Compares `size` bytes of `content` with the file at `path` (which the caller found to be `size`
-/// bytes long) chunk by chunk. Reads `content` to its end whatever the outcome.
-fn stream_equal(
-    content: &mut dyn Read,
-    size: u64,
-    path: &Path,
-    rel: &str,
-) -> std::result::Result<bool, Fault> {
-    let mut file = fs::File::open(path).map_err(|e| Fault::Failed(Error::io("open", path, e)))?;
-    // Buffers no larger than the file: most files of a suite are a few KiB.
-    let chunk = usize::try_from(size).map_or(CHUNK, |s| s.clamp(1, CHUNK));
-    let mut expected = vec![0u8; chunk];
-    let mut actual = vec![0u8; chunk];
-    let mut same = true;
-    let mut left = size;
-    while left > 0 {
-        let want = chunk.min(usize::try_from(left).unwrap_or(chunk));
-        let n = read_full(content, &mut expected[..want]).map_err(|e| read_fault(e, rel))?;
-        if n == 0 {
-            break;
-        }
-        left -= n as u64;
-        if same {
-            let m = read_full(&mut file, &mut actual[..n])
-                .map_err(|e| Fault::Failed(Error::io("read", path, e)))?;
-            same = m == n && expected[..n] == actual[..n];
-        }
-    }
-    if same && left > 0 {
-        // The expected content ended early (an archive fault reports itself elsewhere).
-        same = false;
-    }
-    // The caller compared the sizes first, so equal leading bytes are the whole file.
-    Ok(same)
-}
-
-/// Reads until `buf` is full or the input ends; returns the bytes read.
-fn read_full(reader: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
-    let mut filled = 0;
-    while filled < buf.len() {
-        match reader.read(&mut buf[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(filled)
 }
 
 #[cfg(test)]
