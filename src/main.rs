@@ -6,7 +6,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use bqsuite::diag::{self, Report};
-use bqsuite::{Error, diff, fetch, fsutil, reference, release, results, sync, validate};
+use bqsuite::{Error, diff, fetch, fsutil, mutants, reference, release, results, sync, validate};
 use clap::Parser;
 use cli::{Cli, Command, FormatArg, ResultsAction};
 use std::io::IsTerminal;
@@ -157,6 +157,18 @@ fn run(cli: Cli) -> Result<u8, Error> {
             }
             Ok(if failures.is_empty() { CLEAN } else { FOUND })
         }
+        Command::Mutants { suite, format } => match mutants::mutants(&suite) {
+            Ok(report) => Ok(emit(&report, format, "mutants", "kills every mutant")),
+            // One JSON document in every outcome: the reason it could not run is its finding.
+            Err(e) if format == FormatArg::Json => {
+                let mut report = Report::new(suite.display().to_string());
+                report.push(diag::Diagnostic::error("could-not-run", "", e.to_string()));
+                print(&diag::render_json(&report, "mutants"));
+                eprintln!("bqsuite: error: {e}");
+                Ok(FAILED)
+            }
+            Err(e) => Err(e),
+        },
         Command::Release {
             suite,
             out,

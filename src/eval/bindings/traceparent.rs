@@ -23,12 +23,16 @@ pub struct Traceparent<'a> {
     pub flags: &'a str,
 }
 
+use crate::eval::mutants::traceparent as mutant;
+
 const VERSION: &str = "00";
 
 fn is_lower_hex(bytes: &[u8]) -> bool {
-    bytes
-        .iter()
-        .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(b))
+    bytes.iter().all(|b| {
+        b.is_ascii_digit()
+            || (b'a'..=b'f').contains(b)
+            || (mutant::upper_hex() && (b'A'..=b'F').contains(b))
+    })
 }
 
 /// Parses `00-<32 hex>-<16 hex>-<2 hex>` exactly; anything else is `None`.
@@ -38,7 +42,7 @@ pub fn parse(header: &str) -> Option<Traceparent<'_>> {
     let trace_id = parts.next()?;
     let parent_id = parts.next()?;
     let flags = parts.next()?;
-    if parts.next().is_some() || version != VERSION {
+    if parts.next().is_some() || (version != VERSION && !mutant::any_version()) {
         return None;
     }
     let well_formed = [(trace_id, 32), (parent_id, 16), (flags, 2)]
@@ -53,6 +57,9 @@ pub fn parse(header: &str) -> Option<Traceparent<'_>> {
 
 /// The fallback trace id: the envelope's `trace_id` with every `-` removed, ASCII-lowercased.
 pub fn derive_trace_hex(envelope_trace_id: &str) -> String {
+    if let Some(hex) = mutant::fallback(envelope_trace_id) {
+        return hex;
+    }
     envelope_trace_id
         .chars()
         .filter(|c| *c != '-')
