@@ -44,10 +44,25 @@ impl fmt::Display for Error {
                 action,
                 path,
                 source,
-            } => write!(f, "cannot {action} {}: {source}", path.display()),
+            } => write!(
+                f,
+                "cannot {action} {}: {}",
+                path.display(),
+                without_os_code(source)
+            ),
             Error::BadPath { path, problem } => write!(f, "{}: {problem}", path.display()),
             Error::Usage(message) => f.write_str(message),
         }
+    }
+}
+
+/// The text of an I/O error without the `(os error N)` suffix the standard library appends:
+/// users get the description ("No such file or directory"), not the errno.
+pub fn without_os_code(error: &io::Error) -> String {
+    let text = error.to_string();
+    match text.rfind(" (os error ") {
+        Some(at) if text.ends_with(')') => text[..at].to_string(),
+        _ => text,
     }
 }
 
@@ -61,3 +76,22 @@ impl std::error::Error for Error {
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn io_errors_show_no_os_code() {
+        let e = Error::io(
+            "read",
+            "/x/y",
+            io::Error::from_raw_os_error(2), // ENOENT
+        );
+        let text = e.to_string();
+        assert!(text.starts_with("cannot read /x/y: "), "{text}");
+        assert!(!text.contains("os error"), "{text}");
+        let custom = io::Error::other("disk on fire");
+        assert_eq!(without_os_code(&custom), "disk on fire");
+    }
+}
