@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 use crate::diag::{Diagnostic, Report, plural};
 use crate::error::Result;
 use crate::eval::mutants::assess::{Assessment, Kill, MutantRun, assess};
+use crate::eval::outcome::Verdict;
 use crate::suite::load::{self, MANIFEST, Suite};
 
 /// At most this many killing cases are named per mutant in the human summary.
@@ -118,6 +119,18 @@ fn summary_line(run: &MutantRun) -> String {
     )
 }
 
+/// What the mutant derives, worded for a mutant (the verdict's own text speaks of the reference
+/// model).
+fn kill_text(verdict: &Verdict) -> String {
+    match verdict {
+        Verdict::Mismatch(m) => format!(
+            "{}: expected {} but the mutant derives {}",
+            m.pointer, m.expected, m.derived
+        ),
+        other => other.to_string(),
+    }
+}
+
 fn run_json(run: &MutantRun) -> Value {
     let info = run.info;
     json!({
@@ -131,7 +144,7 @@ fn run_json(run: &MutantRun) -> Value {
             "section": k.section,
             "case": k.id,
             "pointer": k.pointer,
-            "verdict": k.verdict.to_string(),
+            "verdict": kill_text(&k.verdict),
         })).collect::<Vec<_>>(),
     })
 }
