@@ -252,3 +252,46 @@ fn mutants_never_change_the_reference_model() {
     assert_eq!(mutants::active(), None);
     assert_eq!(evaluate(manifest, &suite), before);
 }
+
+#[test]
+fn a_case_the_model_does_not_pass_is_a_warning_and_kills_nothing() {
+    let s = SuiteCopy::new();
+    // A wrong expectation: the only case that kills backoff-republish-max-plus-one now states
+    // what that mutant derives, so the reference model fails it and the mutant survives.
+    s.edit_manifest(|m| {
+        let cases = m["backoff"]["retry_republish"]["cases"]
+            .as_array_mut()
+            .unwrap();
+        let case = cases
+            .iter_mut()
+            .find(|c| c["name"] == "header-lower-than-body")
+            .unwrap();
+        case["expect_headers"]["bq-attempts"] = serde_json::json!("5");
+        case["expect_body_attempts"] = serde_json::json!(5);
+    });
+    let out = bqsuite(&["mutants", s.path().to_str().unwrap(), "--format", "json"]);
+    assert_eq!(code(&out), 1, "{}", stdout(&out));
+    let doc: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let diags = doc["diagnostics"].as_array().unwrap();
+    let warning = diags
+        .iter()
+        .find(|d| d["code"] == "case-not-passing")
+        .expect("a case-not-passing warning");
+    assert_eq!(warning["severity"], "warning");
+    assert_eq!(warning["section"], "backoff");
+    assert_eq!(warning["case"], "retry_republish/header-lower-than-body");
+    assert!(
+        warning["help"]
+            .as_str()
+            .unwrap()
+            .contains("`bqsuite validate ")
+    );
+    assert!(
+        diags.iter().any(|d| d["code"] == "surviving-mutant"
+            && d["message"]
+                .as_str()
+                .unwrap()
+                .contains("backoff-republish-max-plus-one")),
+        "{doc:#}"
+    );
+}

@@ -3,7 +3,9 @@
 //!
 //! - [`model`]: the envelope (decode, encode, make, dead-letter move);
 //! - [`bindings`]: broker bindings, the version gate, idempotency, payload schemas, traceparent;
-//! - [`sections`]: one runner per manifest section, mapping case fields onto the model.
+//! - [`sections`]: one runner per manifest section, mapping case fields onto the model;
+//! - [`mutants`]: the catalogue of wrong-SDK behaviours the model can be switched to, one at a
+//!   time, to check that the suite catches them (suite adequacy).
 
 pub mod bindings;
 pub mod case;
