@@ -143,7 +143,7 @@ fn run(cli: Cli) -> Result<u8, Error> {
             let failures: Vec<_> = evaluation.failures().collect();
             for f in &failures {
                 eprintln!(
-                    "bqsuite: case {}/{} did not pass: {:?}",
+                    "bqsuite: case {}/{} did not pass: {}",
                     f.section, f.id, f.verdict
                 );
             }
@@ -162,7 +162,11 @@ fn run(cli: Cli) -> Result<u8, Error> {
             // One JSON document in every outcome: the reason it could not run is its finding.
             Err(e) if format == FormatArg::Json => {
                 let mut report = Report::new(suite.display().to_string());
-                report.push(diag::Diagnostic::error("could-not-run", "", e.to_string()));
+                report.push(
+                    diag::Diagnostic::error("could-not-run", "", e.to_string()).help(
+                        "give the suite directory (the one holding manifest.json): `bqsuite mutants path/to/suite`",
+                    ),
+                );
                 print(&diag::render_json(&report, "mutants"));
                 eprintln!("bqsuite: error: {e}");
                 Ok(FAILED)
