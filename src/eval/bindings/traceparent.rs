@@ -4,7 +4,11 @@
 //! its trace-id and parent-id are used. Any other header, or none, falls back to the hex
 //! derived from the envelope's `trace_id` (dashes removed, ASCII-lowercased) with no parent id.
 //! Extraction never fails and never panics, whatever the header bytes. Only this structure is
-//! pinned; the finer W3C rules (all-zero ids, future versions) are not modelled.
+//! pinned; the finer W3C rules (all-zero ids, future versions) are not modelled. The model falls
+//! back on every version but `00`; the suite pins only `ff` (which W3C forbids) and leaves
+//! `01`-`fe` to the W3C parsers, so no case depends on this model's reading of them.
+
+use crate::eval::mutants::traceparent as mutant;
 
 /// The extracted trace context.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,8 +26,6 @@ pub struct Traceparent<'a> {
     pub parent_id: &'a str,
     pub flags: &'a str,
 }
-
-use crate::eval::mutants::traceparent as mutant;
 
 const VERSION: &str = "00";
 
