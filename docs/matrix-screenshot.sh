@@ -6,8 +6,9 @@
 #
 # 1. builds bqsuite and writes the reference model's results (bqsuite eval) to target/matrix-demo/
 # 2. derives the two hand-made examples from them into docs/examples/:
-#    - babelqueue-python.results.json: bindings sqs, redis, otel; one failing trim case and one
-#      skip that cites ADR-0031 (NOT Compatible: 1 reason)
+#    - babelqueue-python.results.json: bindings sqs, asb, pulsar, kafka (the transports the spec
+#      names for Python), redis and otel; one failing trim case and one skip that cites ADR-0031
+#      (NOT Compatible: 1 reason)
 #    - php-sdk.results.json: binding sqs only (asb is excepted for php by ADR-0021); Compatible
 # 3. checks both files, builds the matrix (HTML + Markdown) into target/matrix-demo/
 # 4. installs chromium if it is missing (apt-get) and screenshots the page, with its drill-downs
@@ -54,7 +55,9 @@ def write(doc, name):
         json.dump(doc, f, indent=2, ensure_ascii=False)
         f.write("\n")
 
-python = sdk_results("babelqueue-python", "2.3.0", ["sqs", "redis", "otel"])
+python = sdk_results(
+    "babelqueue-python", "2.3.0", ["sqs", "asb", "pulsar", "kafka", "redis", "otel"]
+)
 python["sections"]["trim"]["make-keeps-nbsp"] = {
     "status": "fail",
     "reason": "make() stripped U+00A0 from the URN (str.strip() trims Unicode spaces)",

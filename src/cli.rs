@@ -48,6 +48,16 @@ pub enum Command {
         #[arg(long, short)]
         out: Option<PathBuf>,
     },
+    /// Suite adequacy: run every mutant (a plausible wrong SDK behaviour) over every case and
+    /// report the mutants no case kills.
+    Mutants {
+        /// The suite directory.
+        #[arg(default_value = "suite")]
+        suite: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t)]
+        format: FormatArg,
+    },
     /// Build the reproducible release asset (tarball) and SHA256SUMS.
     Release {
         /// The suite directory.

@@ -11,6 +11,7 @@ pub mod eval;
 pub mod fetch;
 pub mod fsutil;
 pub mod json;
+pub mod mutants;
 pub mod reference;
 pub mod release;
 pub mod results;

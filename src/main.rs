@@ -6,7 +6,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use bqsuite::diag::{self, Report};
-use bqsuite::{Error, diff, fetch, fsutil, reference, release, results, sync, validate};
+use bqsuite::{Error, diff, fetch, fsutil, mutants, reference, release, results, sync, validate};
 use clap::Parser;
 use cli::{Cli, Command, FormatArg, ResultsAction};
 use std::io::IsTerminal;
@@ -150,7 +150,7 @@ fn run(cli: Cli) -> Result<u8, Error> {
             let failures: Vec<_> = evaluation.failures().collect();
             for f in &failures {
                 eprintln!(
-                    "bqsuite: case {}/{} did not pass: {:?}",
+                    "bqsuite: case {}/{} did not pass: {}",
                     f.section, f.id, f.verdict
                 );
             }
@@ -164,6 +164,22 @@ fn run(cli: Cli) -> Result<u8, Error> {
             }
             Ok(if failures.is_empty() { CLEAN } else { FOUND })
         }
+        Command::Mutants { suite, format } => match mutants::mutants(&suite) {
+            Ok(report) => Ok(emit(&report, format, "mutants", "kills every mutant")),
+            // One JSON document in every outcome: the reason it could not run is its finding.
+            Err(e) if format == FormatArg::Json => {
+                let mut report = Report::new(suite.display().to_string());
+                report.push(
+                    diag::Diagnostic::error("could-not-run", "", e.to_string()).help(
+                        "give the suite directory (the one holding manifest.json): `bqsuite mutants path/to/suite`",
+                    ),
+                );
+                print(&diag::render_json(&report, "mutants"));
+                eprintln!("bqsuite: error: {e}");
+                Ok(FAILED)
+            }
+            Err(e) => Err(e),
+        },
         Command::Release {
             suite,
             out,

@@ -24,6 +24,7 @@ const EXPECTATION_FIELDS: &[&str] = &[
     "expect_encoded_data_json",
     "expect_envelope",
     "expect_warning",
+    "expect_warning_at",
     "message_attributes",
     "message",
     "application_properties",

@@ -20,7 +20,7 @@ use serde_json::Value;
 /// purpose: such a change must be a conscious one. To update after an intended change, run
 /// `cargo run --release -- release --out /tmp/dist` in the repository root (SOURCE_DATE_EPOCH
 /// unset), check the new asset (`tar -tzvf`), and copy the printed sha256 here and into README.md.
-const PINNED_SHA256: &str = "deeee6f9ae0b5f8967c8e98dc3aba6d5dae89d4fdb370b32a1f276720afefb55";
+const PINNED_SHA256: &str = "a9965b459d3998e7e3e7ac2434f17ef49e98bf35cf3d3ed8c9bba319143af311";
 
 fn version() -> String {
     fs::read_to_string(bundled_suite().join("CONFORMANCE_VERSION"))

@@ -466,7 +466,7 @@ fn matrix_shows_both_sdks_with_counts_and_verdicts() {
     assert!(md.contains("❌ **NOT Compatible (1 reason)**"), "{md}");
     assert!(md.contains("✅ **Compatible**"), "{md}");
     assert!(
-        md.contains("| trim | core | 19 | 🔴 18 pass · 1 fail | 🟢 19 pass |"),
+        md.contains("| trim | core | 21 | 🔴 20 pass · 1 fail | 🟢 21 pass |"),
         "{md}"
     );
     assert!(
@@ -475,7 +475,7 @@ fn matrix_shows_both_sdks_with_counts_and_verdicts() {
     );
     assert!(md.contains("| asb | asb | 32 | — | — (ADR-0021) |"), "{md}");
     assert!(
-        md.contains("| traceparent | otel | 9 | 🟢 9 pass | — |"),
+        md.contains("| traceparent | otel | 11 | 🟢 11 pass | — |"),
         "{md}"
     );
     // Drill-down names the failing case; input text is escaped.
@@ -508,10 +508,10 @@ fn matrix_shows_both_sdks_with_counts_and_verdicts() {
     for want in [
         "<span class=\"sdk\">babelqueue-python</span><span class=\"ver\">2.3.0</span>",
         "<span class=\"sdk\">php-sdk</span><span class=\"ver\">1.9.0</span>",
-        "<td class=\"fail\"><details><summary>18 pass · 1 fail</summary>",
+        "<td class=\"fail\"><details><summary>20 pass · 1 fail</summary>",
         "<code>make-keeps-nbsp</code><div class=\"reason\">strip() trims &lt;U+00A0&gt;</div>",
         "<td class=\"skip\"><details><summary>12 pass · 1 skip</summary>",
-        "<td class=\"pass\">19 pass</td>",
+        "<td class=\"pass\">21 pass</td>",
         "✘ NOT Compatible (1 reason)",
         "✔ Compatible",
     ] {

@@ -3,11 +3,14 @@
 //!
 //! - [`model`]: the envelope (decode, encode, make, dead-letter move);
 //! - [`bindings`]: broker bindings, the version gate, idempotency, payload schemas, traceparent;
-//! - [`sections`]: one runner per manifest section, mapping case fields onto the model.
+//! - [`sections`]: one runner per manifest section, mapping case fields onto the model;
+//! - [`mutants`]: the catalogue of wrong-SDK behaviours the model can be switched to, one at a
+//!   time, to check that the suite catches them (suite adequacy).
 
 pub mod bindings;
 pub mod case;
 pub mod model;
+pub mod mutants;
 pub mod outcome;
 pub mod results;
 pub mod sections;
@@ -16,6 +19,16 @@ use serde_json::Value;
 
 use crate::suite::index::CaseIndex;
 use outcome::{CaseOutcome, FixtureSource, Verdict};
+
+/// Evaluates every case of every section of `manifest` with `mutant` switched on (see
+/// [`mutants`]): the verdicts a suite gives an SDK that has that one wrong behaviour.
+pub fn evaluate_mutant(
+    manifest: &Value,
+    fixtures: &dyn FixtureSource,
+    mutant: mutants::Mutant,
+) -> Vec<CaseOutcome> {
+    mutants::with_mutant(mutant, || evaluate(manifest, fixtures))
+}
 
 /// Evaluates every case of every section of `manifest`, reading fixtures through `fixtures`.
 pub fn evaluate(manifest: &Value, fixtures: &dyn FixtureSource) -> Vec<CaseOutcome> {

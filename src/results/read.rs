@@ -223,12 +223,19 @@ pub fn sections(tree: &Node) -> Option<(Pos, Vec<SectionEntry>)> {
     Some((node.pos, entries))
 }
 
-/// True when `reason` cites an ADR as `ADR-NNNN` (the schema's pattern `ADR-[0-9]{4}`).
+/// True when `reason` cites an ADR as `ADR-NNNN`: four digits, not inside a longer word or
+/// number (the schema's pattern: `ADR-12345` and `XADR-0031` are no citations).
 pub fn cites_adr(reason: &str) -> bool {
     let bytes = reason.as_bytes();
-    bytes
-        .windows(8)
-        .any(|w| w.starts_with(b"ADR-") && w[4..].iter().all(u8::is_ascii_digit))
+    (0..bytes.len()).any(|i| {
+        let before_ok = i == 0 || !bytes[i - 1].is_ascii_alphanumeric();
+        let digits = bytes.get(i + 4..i + 8);
+        let after_ok = bytes.get(i + 8).is_none_or(|b| !b.is_ascii_digit());
+        before_ok
+            && bytes[i..].starts_with(b"ADR-")
+            && digits.is_some_and(|d| d.iter().all(u8::is_ascii_digit))
+            && after_ok
+    })
 }
 
 #[cfg(test)]
@@ -244,6 +251,10 @@ mod tests {
         assert!(!cites_adr("not applicable"));
         assert!(!cites_adr(""));
         assert!(cites_adr("é ADR-1234 é"));
+        assert!(cites_adr("ADR-0031, then ADR-0032."));
+        assert!(!cites_adr("ADR-12345"));
+        assert!(!cites_adr("see XADR-0031"));
+        assert!(cites_adr("ADR-12345 and ADR-0031"));
     }
 
     #[test]

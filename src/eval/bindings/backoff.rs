@@ -11,6 +11,7 @@
 use serde_json::{Map, Value};
 
 use super::reconcile;
+use crate::eval::mutants::backoff as mutant;
 
 /// Why a retry cannot be scheduled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,6 +22,9 @@ pub enum BackoffError {
 
 /// The smallest tier >= `requested_delay`, whatever the order of `tiers`.
 pub fn select_tier(tiers: &[u64], requested_delay: u64) -> Option<u64> {
+    if let Some(tier) = mutant::select_tier(tiers, requested_delay) {
+        return tier;
+    }
     tiers
         .iter()
         .copied()
@@ -63,17 +67,22 @@ pub fn retry_republish(
     requested_delay: u64,
 ) -> Result<Republish, BackoffError> {
     let tier = select_tier(tiers, requested_delay).ok_or(BackoffError::AboveLargestTier)?;
-    let attempts = reconcile::kafka(body_attempts, header_attempts).saturating_add(1);
+    let current = mutant::current_attempts(body_attempts, header_attempts)
+        .unwrap_or_else(|| reconcile::kafka(body_attempts, header_attempts));
+    let attempts = current.saturating_add(1);
     let mut headers = Map::new();
     headers.insert(
         "bq-attempts".to_owned(),
         Value::String(attempts.to_string()),
     );
-    headers.extend(delay_headers(requested_delay, topic));
+    headers.extend(delay_headers(
+        mutant::delay_header(requested_delay, tier),
+        topic,
+    ));
     Ok(Republish {
         tier,
         headers,
-        body_attempts: attempts,
+        body_attempts: mutant::body_attempts(body_attempts, attempts),
     })
 }
 

@@ -7,6 +7,8 @@
 //!   0 is sent without `DelaySeconds`;
 //! - release (retry later): the visibility timeout is set to the requested delay.
 
+use crate::eval::mutants::delay as mutant;
+
 /// The SQS cap on `DelaySeconds`.
 pub const MAX_DELAY_SECONDS: u64 = 900;
 
@@ -44,9 +46,17 @@ pub fn send(queue_type: QueueType, delay_seconds: u64) -> SendOutcome {
         QueueType::Standard if delay_seconds <= MAX_DELAY_SECONDS => SendOutcome::Send {
             delay_seconds: Some(delay_seconds),
         },
-        QueueType::Standard => SendOutcome::Reject,
+        QueueType::Standard => match mutant::standard_above_cap(delay_seconds, MAX_DELAY_SECONDS) {
+            Some(sent) => SendOutcome::Send {
+                delay_seconds: Some(sent),
+            },
+            None => SendOutcome::Reject,
+        },
         QueueType::Fifo if delay_seconds == 0 => SendOutcome::Send {
-            delay_seconds: None,
+            delay_seconds: mutant::fifo_sets_zero().then_some(0),
+        },
+        QueueType::Fifo if mutant::fifo_sends_delay() => SendOutcome::Send {
+            delay_seconds: Some(delay_seconds),
         },
         QueueType::Fifo => SendOutcome::Reject,
     }

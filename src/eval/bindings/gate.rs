@@ -12,6 +12,7 @@ use serde_json::Number;
 
 use super::Binding;
 use crate::eval::model::is_ascii_blank;
+use crate::eval::mutants::gate as mutant;
 
 /// The value of the gate property as a manifest case describes it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -62,7 +63,9 @@ impl GateVerdict {
 
 /// The gate applied to a string property value.
 pub fn gate_str(text: &str) -> GateVerdict {
-    if text == "1" || is_ascii_blank(text) {
+    let decodes =
+        mutant::string_decodes(text).unwrap_or_else(|| text == "1" || is_ascii_blank(text));
+    if decodes {
         GateVerdict::Decode
     } else {
         GateVerdict::Reject
@@ -97,6 +100,10 @@ impl AmqpNumber {
 pub fn gate_amqp_number(number: AmqpNumber) -> GateVerdict {
     match number {
         AmqpNumber::Int32(1) | AmqpNumber::Int64(1) | AmqpNumber::UInt64(1) => GateVerdict::Decode,
+        AmqpNumber::Float32(f) if mutant::float_one_decodes(Some(f64::from(f))) => {
+            GateVerdict::Decode
+        }
+        AmqpNumber::Float64(f) if mutant::float_one_decodes(Some(f)) => GateVerdict::Decode,
         _ => GateVerdict::Reject,
     }
 }
@@ -155,6 +162,7 @@ pub fn asb_number_encodings(value: &Number, float_marker: bool) -> Vec<AmqpNumbe
 /// Bindings whose properties are strings treat a number or other non-string as a reject.
 pub fn gate(binding: Binding, input: GateInput<'_>) -> GateVerdict {
     match input {
+        GateInput::Null if mutant::null_is_text() => gate_str("null"),
         GateInput::Absent | GateInput::Null => GateVerdict::Decode,
         GateInput::Str(text) => gate_str(text),
         GateInput::Number {

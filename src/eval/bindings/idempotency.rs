@@ -13,6 +13,8 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
+use crate::eval::mutants::idempotency as mutant;
+
 /// The three-method store interface every SDK's helper is backed by.
 pub trait Store {
     fn seen(&self, id: &str) -> bool;
@@ -50,7 +52,7 @@ impl Store for InMemoryStore {
 /// (empty, absent or not a string) means the message cannot be deduped.
 pub fn dedup_key(envelope: &Value) -> Option<&str> {
     envelope
-        .pointer("/meta/id")
+        .pointer(mutant::key_pointer())
         .and_then(Value::as_str)
         .filter(|id| !id.is_empty())
 }
@@ -114,6 +116,9 @@ pub struct Delivery<'a> {
 
 /// The key a delivery is deduped on, or `None` when it fails open.
 fn key_of<'a>(delivery: &Delivery<'a>) -> Option<&'a str> {
+    if mutant::empty_id_is_a_key() {
+        return Some(delivery.meta_id.unwrap_or(""));
+    }
     delivery.meta_id.filter(|id| !id.is_empty())
 }
 
@@ -128,7 +133,7 @@ pub fn deliver(store: &mut dyn Store, delivery: &Delivery<'_>) -> Effect {
     if store.seen(key) {
         return Effect::Skip;
     }
-    if delivery.outcome == HandlerOutcome::Ok {
+    if delivery.outcome == HandlerOutcome::Ok || mutant::marks_before_handler() {
         store.remember(key);
     }
     Effect::Run

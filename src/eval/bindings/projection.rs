@@ -15,6 +15,7 @@ use std::fmt;
 use serde_json::{Map, Number, Value};
 
 use crate::eval::model::is_ascii_blank;
+use crate::eval::mutants::projection as mutant;
 
 /// The `app_id` / `bq_app_id` every BabelQueue producer sets.
 pub const APP_ID: &str = "babelqueue";
@@ -159,7 +160,7 @@ fn sqs_attribute(data_type: &str, value: String) -> Value {
 
 /// SQS `MessageAttributes`.
 pub fn sqs_message_attributes(source: &ProjectionSource) -> Map<String, Value> {
-    map_of([
+    mutant::sqs(map_of([
         ("bq-job", sqs_attribute("String", source.urn.clone())),
         (
             "bq-trace-id",
@@ -181,7 +182,7 @@ pub fn sqs_message_attributes(source: &ProjectionSource) -> Map<String, Value> {
             "bq-created-at",
             sqs_attribute("Number", source.created_at.to_string()),
         ),
-    ])
+    ]))
 }
 
 /// ASB native message fields (`subject`, `correlation_id`, `message_id`, `content_type`).
@@ -196,19 +197,19 @@ pub fn asb_message(source: &ProjectionSource) -> Map<String, Value> {
 
 /// ASB `ApplicationProperties`, AMQP-typed (numbers stay numbers).
 pub fn asb_application_properties(source: &ProjectionSource) -> Map<String, Value> {
-    map_of([
+    mutant::asb(map_of([
         (
             "bq-schema-version",
             Value::Number(source.schema_version.clone()),
         ),
         ("bq-source-lang", Value::String(source.lang.clone())),
         ("bq-created-at", Value::Number(source.created_at.clone())),
-    ])
+    ]))
 }
 
 /// The string-valued `bq-` set shared by Pulsar properties and Kafka headers.
 fn bq_string_properties(source: &ProjectionSource) -> Map<String, Value> {
-    map_of([
+    mutant::bq_strings(map_of([
         ("bq-job", Value::String(source.urn.clone())),
         ("bq-trace-id", Value::String(source.trace_id.clone())),
         ("bq-message-id", Value::String(source.message_id.clone())),
@@ -218,7 +219,7 @@ fn bq_string_properties(source: &ProjectionSource) -> Map<String, Value> {
         ),
         ("bq-source-lang", Value::String(source.lang.clone())),
         ("bq-attempts", Value::String(source.attempts.to_string())),
-    ])
+    ]))
 }
 
 /// Pulsar message properties (string to string).
@@ -256,7 +257,7 @@ pub fn artemis_projection(source: &ProjectionSource) -> ArtemisProjection {
         correlation_id: source.trace_id.clone(),
         message_id: source.message_id.clone(),
         creation_time: source.created_at.clone(),
-        properties: map_of([
+        properties: mutant::artemis(map_of([
             (
                 "bq_schema_version",
                 Value::String(source.schema_version.to_string()),
@@ -264,7 +265,7 @@ pub fn artemis_projection(source: &ProjectionSource) -> ArtemisProjection {
             ("bq_source_lang", Value::String(source.lang.clone())),
             ("bq_attempts", Value::String(source.attempts.to_string())),
             ("bq_app_id", Value::String(APP_ID.to_owned())),
-        ]),
+        ])),
     }
 }
 
@@ -285,14 +286,14 @@ pub fn rabbitmq_projection(source: &ProjectionSource) -> RabbitmqProjection {
             ("app_id", Value::String(APP_ID.to_owned())),
             ("content_type", Value::String(CONTENT_TYPE.to_owned())),
         ]),
-        headers: map_of([
+        headers: mutant::rabbitmq_headers(map_of([
             (
                 "x-schema-version",
                 Value::Number(source.schema_version.clone()),
             ),
             ("x-source-lang", Value::String(source.lang.clone())),
             ("x-attempts", Value::Number(source.attempts.clone())),
-        ]),
+        ])),
     }
 }
 

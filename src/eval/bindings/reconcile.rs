@@ -8,6 +8,8 @@
 //! - Kafka: the `bq-attempts` header when present (authoritative, even when lower), else the
 //!   body. Not a max.
 
+use crate::eval::mutants::reconcile as mutant;
+
 /// Parses an SQS `ApproximateReceiveCount` attribute: a non-empty string of ASCII digits.
 /// Anything else (signs, spaces, decimals, words, a value beyond `u64`) is garbage: `None`.
 pub fn parse_receive_count(text: &str) -> Option<u64> {
@@ -20,29 +22,34 @@ pub fn parse_receive_count(text: &str) -> Option<u64> {
 /// SQS: `max(body, ApproximateReceiveCount - 1)`, ignoring an absent or garbage count.
 pub fn sqs(body_attempts: u64, approximate_receive_count: Option<&str>) -> u64 {
     match approximate_receive_count.and_then(parse_receive_count) {
-        Some(count) => body_attempts.max(count.saturating_sub(1)),
+        Some(count) => mutant::sqs(body_attempts, count)
+            .unwrap_or_else(|| body_attempts.max(count.saturating_sub(1))),
         None => body_attempts,
     }
 }
 
 /// ASB: `max(body, DeliveryCount - 1)`; a count of 0 or 1 leaves the body's own count.
 pub fn asb(body_attempts: u64, delivery_count: u64) -> u64 {
-    body_attempts.max(delivery_count.saturating_sub(1))
+    mutant::asb(body_attempts, delivery_count)
+        .unwrap_or_else(|| body_attempts.max(delivery_count.saturating_sub(1)))
 }
 
 /// Pulsar: `max(body, RedeliveryCount)`.
 pub fn pulsar(body_attempts: u64, redelivery_count: u64) -> u64 {
-    body_attempts.max(redelivery_count)
+    mutant::pulsar(body_attempts, redelivery_count)
+        .unwrap_or_else(|| body_attempts.max(redelivery_count))
 }
 
 /// Artemis: `max(body, delivery-count)` (the AMQP header is 0-based).
 pub fn artemis(body_attempts: u64, delivery_count: u64) -> u64 {
-    body_attempts.max(delivery_count)
+    mutant::artemis(body_attempts, delivery_count)
+        .unwrap_or_else(|| body_attempts.max(delivery_count))
 }
 
 /// Kafka: the `bq-attempts` header when present, else the body's attempts.
 pub fn kafka(body_attempts: u64, header_attempts: Option<u64>) -> u64 {
-    header_attempts.unwrap_or(body_attempts)
+    mutant::kafka(body_attempts, header_attempts)
+        .unwrap_or_else(|| header_attempts.unwrap_or(body_attempts))
 }
 
 #[cfg(test)]

@@ -7,9 +7,11 @@
 
 use serde_json::{Map, Value};
 
+use crate::eval::mutants::redis as mutant;
+
 /// Produce: the queue element stored for an envelope (RPUSH). The bytes are the envelope's.
 pub fn produce(envelope_json: &str) -> String {
-    envelope_json.to_owned()
+    mutant::element(envelope_json)
 }
 
 /// Reserve: the envelope returned for a stored element, unchanged.
@@ -48,10 +50,10 @@ impl LayoutKeys {
 
 /// The key layout of queue `queue` (used verbatim, dots and all).
 pub fn layout_keys(queue: &str) -> LayoutKeys {
-    let ready = format!("queues:{queue}");
+    let ready = mutant::ready_key(queue);
     LayoutKeys {
         delayed: format!("{ready}:delayed"),
-        reserved: format!("{ready}:reserved"),
+        reserved: format!("{ready}:{}", mutant::reserved_suffix()),
         notify: format!("{ready}:notify"),
         ready,
     }

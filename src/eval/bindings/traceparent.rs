@@ -4,7 +4,11 @@
 //! its trace-id and parent-id are used. Any other header, or none, falls back to the hex
 //! derived from the envelope's `trace_id` (dashes removed, ASCII-lowercased) with no parent id.
 //! Extraction never fails and never panics, whatever the header bytes. Only this structure is
-//! pinned; the finer W3C rules (all-zero ids, future versions) are not modelled.
+//! pinned; the finer W3C rules (all-zero ids, future versions) are not modelled. The model falls
+//! back on every version but `00`; the suite pins only `ff` (which W3C forbids) and leaves
+//! `01`-`fe` to the W3C parsers, so no case depends on this model's reading of them.
+
+use crate::eval::mutants::traceparent as mutant;
 
 /// The extracted trace context.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,9 +30,11 @@ pub struct Traceparent<'a> {
 const VERSION: &str = "00";
 
 fn is_lower_hex(bytes: &[u8]) -> bool {
-    bytes
-        .iter()
-        .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(b))
+    bytes.iter().all(|b| {
+        b.is_ascii_digit()
+            || (b'a'..=b'f').contains(b)
+            || (mutant::upper_hex() && (b'A'..=b'F').contains(b))
+    })
 }
 
 /// Parses `00-<32 hex>-<16 hex>-<2 hex>` exactly; anything else is `None`.
@@ -38,7 +44,7 @@ pub fn parse(header: &str) -> Option<Traceparent<'_>> {
     let trace_id = parts.next()?;
     let parent_id = parts.next()?;
     let flags = parts.next()?;
-    if parts.next().is_some() || version != VERSION {
+    if parts.next().is_some() || (version != VERSION && !mutant::any_version()) {
         return None;
     }
     let well_formed = [(trace_id, 32), (parent_id, 16), (flags, 2)]
@@ -53,6 +59,9 @@ pub fn parse(header: &str) -> Option<Traceparent<'_>> {
 
 /// The fallback trace id: the envelope's `trace_id` with every `-` removed, ASCII-lowercased.
 pub fn derive_trace_hex(envelope_trace_id: &str) -> String {
+    if let Some(hex) = mutant::fallback(envelope_trace_id) {
+        return hex;
+    }
     envelope_trace_id
         .chars()
         .filter(|c| *c != '-')

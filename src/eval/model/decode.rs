@@ -18,6 +18,7 @@ use serde_json::{Map, Value};
 
 use super::blank::is_ascii_blank;
 use super::{FORBIDDEN_META_KEYS, SUPPORTED_SCHEMA_VERSION};
+use crate::eval::mutants::decode as mutant;
 use crate::suite::ids::escape_token;
 
 /// A non-fatal finding of decode: the key at `pointer` was ignored or dropped.
@@ -136,8 +137,11 @@ impl Decoded {
 
 /// Parses `text` (last wins on a repeated key) and decodes it.
 pub fn decode(text: &str) -> Result<Decoded, Rejection> {
-    let value: Value = serde_json::from_str(text)
-        .map_err(|e| Rejection::new(RejectKind::NotJson, format!("invalid JSON: {e}")))?;
+    let value: Value = match mutant::reparse(text) {
+        Some(value) => value,
+        None => serde_json::from_str(text)
+            .map_err(|e| Rejection::new(RejectKind::NotJson, format!("invalid JSON: {e}")))?,
+    };
     decode_value(value)
 }
 
@@ -156,20 +160,27 @@ pub fn decode_value(value: Value) -> Result<Decoded, Rejection> {
             "the envelope is not a JSON object",
         ));
     };
+    let top = mutant::fold_key_case(top);
     let mut warnings = Vec::new();
+    if mutant::urn_type_is_fatal(&top) {
+        return Err(Rejection::new(
+            RejectKind::NoIdentity,
+            "`urn` is not a string",
+        ));
+    }
 
     // Identity.
     let from_job = match top.get("job") {
         None => None,
-        Some(Value::String(s)) if !is_ascii_blank(s) => Some(s.clone()),
+        Some(Value::String(s)) if !is_blank_identity(s) => Some(s.clone()),
         Some(Value::String(_)) => None,
-        Some(_) => {
+        Some(other) => {
             warn(
                 &mut warnings,
                 "/job".to_string(),
                 "`job` is not a string and is ignored",
             );
-            None
+            mutant::coerce_job(other)
         }
     };
     let (urn, identity_source) = match from_job {
@@ -184,7 +195,7 @@ pub fn decode_value(value: Value) -> Result<Decoded, Rejection> {
             (job, IdentitySource::Job)
         }
         None => match top.get("urn") {
-            Some(Value::String(s)) if !is_ascii_blank(s) => (s.clone(), IdentitySource::Urn),
+            Some(Value::String(s)) if !is_blank_identity(s) => (s.clone(), IdentitySource::Urn),
             _ => {
                 return Err(Rejection::new(
                     RejectKind::NoIdentity,
@@ -249,6 +260,9 @@ pub fn decode_value(value: Value) -> Result<Decoded, Rejection> {
         match key.as_str() {
             "job" | "urn" | "trace_id" | "data" | "meta" | "attempts" => {}
             "dead_letter" => dead_letter = Some(value.clone()),
+            "timestamp" if mutant::keeps_forbidden_keys() => {
+                extras.insert(key.clone(), value.clone());
+            }
             "timestamp" => warn(
                 &mut warnings,
                 "/timestamp".to_string(),
@@ -304,7 +318,7 @@ fn decode_meta(map: &Map<String, Value>, warnings: &mut Vec<Warning>) -> Result<
             "lang" => meta.lang = Some(value.clone()),
             "created_at" => meta.created_at = Some(value.clone()),
             "schema_version" => {}
-            _ if FORBIDDEN_META_KEYS.contains(&k) => warn(
+            _ if FORBIDDEN_META_KEYS.contains(&k) && !mutant::keeps_forbidden_keys() => warn(
                 warnings,
                 format!("/meta/{}", escape_token(k)),
                 format!("`meta.{k}` is a forbidden key and is dropped"),
@@ -315,6 +329,11 @@ fn decode_meta(map: &Map<String, Value>, warnings: &mut Vec<Warning>) -> Result<
         }
     }
     Ok(meta)
+}
+
+/// Whether a string `job` or `urn` is blank (empty or only ASCII whitespace).
+fn is_blank_identity(s: &str) -> bool {
+    mutant::blank_override(s).unwrap_or_else(|| is_ascii_blank(s))
 }
 
 fn type_name(value: &Value) -> &'static str {

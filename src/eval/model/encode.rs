@@ -5,10 +5,12 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use super::decode::Decoded;
+use super::decode::IdentitySource;
 use super::{
     CANONICAL_TOP_KEYS, CORE_META_KEYS, DEAD_LETTER_REASONS, FORBIDDEN_META_KEYS,
     FORBIDDEN_TOP_KEYS, MODEL_LANG, PLACEHOLDER_TIME_MS,
 };
+use crate::eval::mutants::{encode as mutant, trim};
 use crate::suite::ids::escape_token;
 
 /// Encode refused to emit the message (never a silent drop).
@@ -42,6 +44,15 @@ fn refuse(key: &str, pointer: String, message: String) -> EncodeError {
 /// Refuses a forbidden key in the extras (top: `timestamp`, `urn`; meta: `max_retries`,
 /// `attempts`, `source`, `ts`) and an extra that would shadow a key encode writes itself.
 pub fn encode(message: &Decoded) -> Result<Value, EncodeError> {
+    if !mutant::emits_forbidden_extras() {
+        refuse_extras(message)?;
+    }
+    Ok(encode_checked(message, !mutant::drops_unknown_keys()))
+}
+
+/// Refuses a forbidden key among the preserved extras, or one that would shadow a key encode
+/// writes itself.
+fn refuse_extras(message: &Decoded) -> Result<(), EncodeError> {
     for key in message.extras.keys() {
         let k = key.as_str();
         let pointer = format!("/{}", escape_token(k));
@@ -74,7 +85,11 @@ pub fn encode(message: &Decoded) -> Result<Value, EncodeError> {
             ));
         }
     }
+    Ok(())
+}
 
+/// Emits the envelope once [`refuse_extras`] passed (see [`encode`]).
+fn encode_checked(message: &Decoded, keep_extras: bool) -> Value {
     let mut meta = Map::new();
     let core = [
         ("id", &message.meta.id),
@@ -93,25 +108,36 @@ pub fn encode(message: &Decoded) -> Result<Value, EncodeError> {
     if let Some(v) = &message.meta.created_at {
         meta.insert("created_at".to_string(), v.clone());
     }
-    for (key, value) in &message.meta.extras {
-        meta.insert(key.clone(), value.clone());
+    if keep_extras {
+        for (key, value) in &message.meta.extras {
+            meta.insert(key.clone(), value.clone());
+        }
     }
 
     let mut out = Map::new();
-    out.insert("job".to_string(), Value::String(message.urn.clone()));
+    let from_alias = message.identity_source == IdentitySource::Urn;
+    out.insert(
+        mutant::identity_key(from_alias).to_string(),
+        Value::String(trim::reencode_value(&message.urn).to_string()),
+    );
     if let Some(trace_id) = &message.trace_id {
-        out.insert("trace_id".to_string(), Value::String(trace_id.clone()));
+        out.insert(
+            "trace_id".to_string(),
+            Value::String(trim::reencode_value(trace_id).to_string()),
+        );
     }
-    out.insert("data".to_string(), Value::Object(message.data.clone()));
+    out.insert("data".to_string(), mutant::data_value(&message.data));
     out.insert("meta".to_string(), Value::Object(meta));
     out.insert("attempts".to_string(), Value::from(message.attempts));
     if let Some(dead_letter) = &message.dead_letter {
         out.insert("dead_letter".to_string(), dead_letter.clone());
     }
-    for (key, value) in &message.extras {
-        out.insert(key.clone(), value.clone());
+    if keep_extras {
+        for (key, value) in &message.extras {
+            out.insert(key.clone(), value.clone());
+        }
     }
-    Ok(Value::Object(out))
+    Value::Object(out)
 }
 
 /// [`encode`], serialized as compact JSON text.
@@ -122,6 +148,9 @@ pub fn encode_to_string(message: &Decoded) -> Result<String, EncodeError> {
 
 /// The retry hop: `attempts + 1` (saturating).
 pub fn bump_attempts(message: &mut Decoded) {
+    if mutant::skips_attempts_bump() {
+        return;
+    }
     message.attempts = message.attempts.saturating_add(1);
 }
 
@@ -160,6 +189,10 @@ pub fn dead_letter_move(
     block.insert("attempts".to_string(), Value::from(message.attempts));
     block.insert("lang".to_string(), Value::from(MODEL_LANG));
     message.dead_letter = Some(Value::Object(block));
+    if mutant::dead_letter_drops_extras() {
+        message.extras.clear();
+        message.meta.extras.clear();
+    }
     Ok(())
 }
 

@@ -13,12 +13,13 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use super::blank::{ascii_trim, is_ascii_blank};
+use super::blank::is_ascii_blank;
 use super::decode::{Decoded, IdentitySource, Meta};
 use super::{
     CORE_META_KEYS, FORBIDDEN_META_KEYS, MODEL_LANG, PLACEHOLDER_MESSAGE_ID, PLACEHOLDER_TIME_MS,
     PLACEHOLDER_TRACE_ID, SUPPORTED_SCHEMA_VERSION,
 };
+use crate::eval::mutants::{encode as encode_mutant, trim};
 
 /// Everything the producer API (plus test access to the extras containers) takes.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -58,14 +59,19 @@ fn refuse(key: &str, message: String) -> MakeError {
 
 /// Builds a new message (attempts 0, lang [`MODEL_LANG`], placeholder id / created_at).
 pub fn make(input: MakeInput) -> Result<Decoded, MakeError> {
-    let urn = ascii_trim(&input.urn);
-    if is_ascii_blank(urn) {
+    let urn = trim::make_trim_urn(&input.urn);
+    let checked = if trim::blank_check_before_trim() {
+        input.urn.is_empty()
+    } else {
+        is_ascii_blank(urn)
+    };
+    if checked {
         return Err(refuse(
             "urn",
             "the URN is blank after ASCII trim".to_string(),
         ));
     }
-    let trace_id = match input.trace_id.as_deref().map(ascii_trim) {
+    let trace_id = match input.trace_id.as_deref().map(trim::make_trim_trace_id) {
         Some(t) if !is_ascii_blank(t) => t.to_string(),
         _ => PLACEHOLDER_TRACE_ID.to_string(),
     };
@@ -75,6 +81,9 @@ pub fn make(input: MakeInput) -> Result<Decoded, MakeError> {
     for (key, value) in &input.meta_entries {
         let k = key.as_str();
         if FORBIDDEN_META_KEYS.contains(&k) {
+            if encode_mutant::drops_forbidden_meta() {
+                continue;
+            }
             return Err(refuse(k, format!("`meta.{k}` is a forbidden key")));
         }
         if CORE_META_KEYS.contains(&k) {

@@ -1,8 +1,9 @@
 //! Section `job_type`: a non-string `job` is ignored and decode warns; a blank-string `job` falls
 //! back to `urn` silently; a non-string `urn` is ignored; with no identity decode rejects.
 //! Decode `file`; `valid` against accept/reject and every `expect` field; for a valid case
-//! `expect_warning` says whether decode warned about `/job` (`false`: no warning at all); an
-//! invalid case must be refused for lack of identity.
+//! `expect_warning` says whether decode warned (`true`: a warning naming `expect_warning_at`,
+//! `/job` when the case does not say; `false`: no warning at all); an invalid case must be
+//! refused for lack of identity.
 
 use serde_json::Value;
 
@@ -17,7 +18,7 @@ use crate::suite::ids::CaseRef;
 /// `expect` fields every valid job_type case must carry.
 const REQUIRED_EXPECT: [&str; 5] = ["urn", "data", "attempts", "lang", "schema_version"];
 
-/// The pointer a non-string `job` warning names.
+/// The pointer a warning names when the case has no `expect_warning_at`: a non-string `job`.
 const JOB_POINTER: &str = "/job";
 
 pub fn run(case: &CaseRef<'_>, _section_block: &Value, fixtures: &dyn FixtureSource) -> Verdict {
@@ -30,8 +31,12 @@ fn run_case(c: &Case<'_>, fixtures: &dyn FixtureSource) -> Step<()> {
     match &result {
         Ok(message) => {
             let want = c.bool("expect_warning")?;
+            let at = match c.get("expect_warning_at") {
+                None => JOB_POINTER,
+                Some(_) => c.str("expect_warning_at")?,
+            };
             let ok = if want {
-                message.warned_about(JOB_POINTER)
+                message.warned_about(at)
             } else {
                 message.warnings.is_empty()
             };
@@ -39,7 +44,7 @@ fn run_case(c: &Case<'_>, fixtures: &dyn FixtureSource) -> Step<()> {
                 Ok(())
             } else {
                 let expected = if want {
-                    format!("a warning naming {JOB_POINTER}")
+                    format!("a warning naming {at}")
                 } else {
                     "no warning".to_string()
                 };
