@@ -5,7 +5,7 @@
 use std::fs::File;
 use std::hash::{BuildHasher, Hasher};
 use std::io::{self, Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use reqwest::blocking::{Client, Response};
@@ -91,17 +91,18 @@ impl Location {
 
 /// A failed download (exit 2), naming the location.
 pub fn network_error(location: &str, message: impl Into<String>) -> Fault {
-    Fault::Failed(Error::io(
-        "download",
-        location,
-        io::Error::other(message.into()),
-    ))
+    Fault::Failed(Error::network(location, message))
 }
 
 fn not_released(version: &str, location: &str, why: &str) -> Fault {
-    Fault::Failed(Error::Usage(format!(
-        "version {version} is not released at {location} ({why})"
-    )))
+    Fault::Failed(Error::not_released(version, location, why))
+}
+
+/// The asset of `version` beside `sums` (a `SHA256SUMS` location), for a flat mirror that holds
+/// several versions' assets in one directory.
+fn asset_beside(sums: &Path, version: &str) -> Option<PathBuf> {
+    (sums.file_name()? == "SHA256SUMS")
+        .then(|| sums.with_file_name(format!("babelqueue-conformance-{version}.tar.gz")))
 }
 
 /// An opened asset: the byte stream and, when known, its length.
@@ -135,6 +136,16 @@ impl Fetcher {
         match location {
             Location::File(path) => {
                 let shown = location.shown();
+                // A flat mirror's SHA256SUMS may list other versions only: a version whose
+                // asset is not there is not released, whatever SHA256SUMS says.
+                if let Some(asset) = asset_beside(path, version)
+                    && !asset.exists()
+                {
+                    let shown = Url::from_file_path(&asset)
+                        .map(|u| u.to_string())
+                        .unwrap_or_else(|()| asset.display().to_string());
+                    return Err(not_released(version, &shown, "no such file"));
+                }
                 let meta = match std::fs::metadata(path) {
                     Ok(m) => m,
                     Err(e) if e.kind() == io::ErrorKind::NotFound => {
@@ -226,7 +237,11 @@ fn build_client(network: &Network) -> Result<Client, Fault> {
             Err(why) => attempt.error(why),
         }
     });
-    Client::builder()
+    let mut builder = Client::builder().no_proxy();
+    for proxy in env_proxies() {
+        builder = builder.proxy(proxy);
+    }
+    builder
         .connect_timeout(network.connect_timeout)
         // In the blocking client this bounds each wait: for the headers and for every body read.
         .timeout(network.read_timeout)
@@ -239,6 +254,82 @@ fn build_client(network: &Network) -> Result<Client, Fault> {
                 chain(&e)
             )))
         })
+}
+
+/// The proxies from the environment (`HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY`, upper or lower
+/// case, with `NO_PROXY`), never used for loopback addresses: a mirror or test server on
+/// 127.0.0.1 is reached directly whatever the environment says.
+fn env_proxies() -> Vec<reqwest::Proxy> {
+    let var = |name: &str| {
+        [name.to_ascii_lowercase(), name.to_string()]
+            .into_iter()
+            .find_map(|n| std::env::var(n).ok().filter(|v| !v.trim().is_empty()))
+    };
+    let mut bypass = String::from("localhost,127.0.0.0/8,::1");
+    if let Some(more) = var("NO_PROXY") {
+        bypass.push(',');
+        bypass.push_str(&more);
+    }
+    let mut proxies = Vec::new();
+    let mut add = |proxy: reqwest::Result<reqwest::Proxy>| {
+        if let Ok(p) = proxy {
+            proxies.push(p.no_proxy(reqwest::NoProxy::from_string(&bypass)));
+        }
+    };
+    if let Some(url) = var("HTTPS_PROXY") {
+        add(reqwest::Proxy::https(url.as_str()));
+    }
+    // Like curl and reqwest, HTTP_PROXY is ignored in a CGI context (httpoxy).
+    if let Some(url) = var("HTTP_PROXY").filter(|_| std::env::var_os("REQUEST_METHOD").is_none()) {
+        add(reqwest::Proxy::http(url.as_str()));
+    }
+    if let Some(url) = var("ALL_PROXY") {
+        add(reqwest::Proxy::all(url.as_str()));
+    }
+    proxies
+}
+
+/// What went wrong with a request, in words (the client's error chain, without its internals).
+fn describe_request_error(e: &reqwest::Error, network: &Network) -> String {
+    let text = chain(e);
+    let lower = text.to_ascii_lowercase();
+    if e.is_timeout() {
+        return format!(
+            "the server did not answer within {} s (a stalled connection)",
+            network.read_timeout.as_secs()
+        );
+    }
+    if lower.contains("dns") || lower.contains("lookup address") {
+        return "the host name could not be resolved (no network, or a wrong host name)".into();
+    }
+    if lower.contains("connection refused") {
+        return "the connection was refused (nothing listens at that address)".into();
+    }
+    if e.is_connect() && lower.contains("timed out") {
+        return format!(
+            "could not connect within {} s",
+            network.connect_timeout.as_secs()
+        );
+    }
+    if lower.contains("certificate") || lower.contains("tls") {
+        return format!("the TLS connection failed: {}", innermost(e));
+    }
+    if e.is_connect() {
+        return format!("could not connect: {}", innermost(e));
+    }
+    if e.is_redirect() {
+        return innermost(e);
+    }
+    format!("the request failed: {}", innermost(e))
+}
+
+/// The last message of an error chain (the root cause), without an `(os error N)` suffix.
+fn innermost(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut current = e;
+    while let Some(source) = current.source() {
+        current = source;
+    }
+    crate::error::strip_os_error(&current.to_string())
 }
 
 /// An error with its causes, `a: b: c`.
@@ -356,9 +447,12 @@ impl HttpBody<'_> {
                     )
                 }
                 Err(e) if e.is_redirect() || e.is_builder() => {
-                    return Err(network_error(&shown, chain(&e)));
+                    return Err(network_error(
+                        &shown,
+                        describe_request_error(&e, self.network),
+                    ));
                 }
-                Err(e) => (chain(&e), None),
+                Err(e) => (describe_request_error(&e, self.network), None),
             };
             self.retry(&shown, &problem, server_wait)?;
         }
@@ -443,7 +537,7 @@ impl Read for HttpBody<'_> {
                 Err(e) => format!(
                     "the transfer failed after {} bytes: {}",
                     self.offset,
-                    chain(&e)
+                    crate::error::describe_io(&e)
                 ),
             };
             self.response = None;
