@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-use crate::error::{Error, escape_controls};
+use crate::error::{Error, escape_controls, strip_os_error};
 
 /// How bad a finding is. Errors make a check fail (exit 1); warnings are shown but do not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -133,8 +133,8 @@ impl Diagnostic {
             "pointer": self.pointer,
             "section": self.case.as_ref().map(|(s, _)| s),
             "case": self.case.as_ref().map(|(_, c)| c),
-            "message": self.message,
-            "help": self.help,
+            "message": strip_os_error(&self.message),
+            "help": self.help.as_deref().map(strip_os_error),
             "detail": self.detail,
         })
     }
@@ -238,8 +238,10 @@ fn severity_style(severity: Severity) -> anstyle::Style {
 }
 
 /// Text from a finding as printed: control characters other than newlines and tabs escaped, so a
-/// file name or fixture value can never drive the terminal.
+/// file name or fixture value can never drive the terminal. Also drops an operating-system error
+/// number (`(os error 2)`) that a check may have formatted into its message.
 fn shown(text: &str) -> String {
+    let text = &strip_os_error(text);
     if !text
         .chars()
         .any(|c| c.is_control() && c != '\n' && c != '\t')
@@ -419,6 +421,22 @@ mod tests {
             "--> manifest.json:12:7 at /cases/0/file (section cases, case order-created)"
         ));
         assert!(text.contains("help: add the file"));
+    }
+
+    #[test]
+    fn rendering_drops_os_error_numbers_and_escapes_control_characters() {
+        let d = Diagnostic::error(
+            "sync-failed",
+            "a\u{1b}[2Jb.json",
+            "cannot read `x`: Permission denied (os error 13)",
+        );
+        let text = render_diagnostic(&d);
+        assert!(!text.contains("os error"), "{text}");
+        assert!(!text.contains('\u{1b}'), "{text}");
+        assert!(text.contains("a\\u{1b}[2Jb.json"), "{text}");
+        let mut r = Report::new("s");
+        r.push(d);
+        assert!(!render_json(&r, "sync").contains("os error"));
     }
 
     #[test]
