@@ -35,7 +35,10 @@ impl Workspace {
         let absolute = normalize(&self.cwd.join(path));
         let absolute = canonical_prefix(&absolute);
         if let Some(root) = &self.root {
-            let root = canonical_prefix(&normalize(&self.cwd.join(root)));
+            let root = normalize(&self.cwd.join(root));
+            let root = root
+                .canonicalize()
+                .unwrap_or_else(|_| canonical_prefix(&root));
             if let Ok(rel) = absolute.strip_prefix(&root) {
                 return rel
                     .components()
@@ -65,9 +68,13 @@ fn normalize(path: &Path) -> PathBuf {
 
 /// `path` with its longest existing ancestor canonicalized (symbolic links such as macOS's
 /// `/tmp` resolved), so it compares with a canonical workspace; the missing rest is kept.
+/// The last component is never resolved: a finding about a symbolic link names the link.
 fn canonical_prefix(path: &Path) -> PathBuf {
-    let mut rest = Vec::new();
-    let mut current = path.to_path_buf();
+    let (Some(name), Some(parent)) = (path.file_name(), path.parent()) else {
+        return path.to_path_buf();
+    };
+    let mut rest = vec![name.to_os_string()];
+    let mut current = parent.to_path_buf();
     loop {
         if let Ok(canonical) = current.canonicalize() {
             let mut out = canonical;
@@ -111,7 +118,10 @@ pub fn command(
 ) -> String {
     let mut properties = Vec::new();
     if let Some(file) = file.filter(|f| !f.is_empty()) {
-        properties.push(format!("file={}", escape_property(file)));
+        properties.push(format!(
+            "file={}",
+            escape_property(&crate::error::escape_controls(file))
+        ));
         if let Some((line, col)) = line_col {
             properties.push(format!("line={line}"));
             properties.push(format!("col={col}"));

@@ -462,3 +462,82 @@ fn colour_follows_the_flag_and_the_environment() {
     assert!(!has_ansi(&out));
     one_document(&out);
 }
+
+#[test]
+fn findings_of_the_readme_tables_are_plain_words() {
+    let dir = sandbox();
+    let cwd = dir.path();
+    let mut outputs = Vec::new();
+    // validate: syntax, a duplicate key, a missing schema, a link and a control character in a
+    // file name.
+    let s = SuiteCopy::new();
+    fs::write(s.file("fixtures/broken.json"), "{\"a\": 1,,}\n").unwrap();
+    let manifest = fs::read_to_string(s.file("manifest.json")).unwrap();
+    fs::write(
+        s.file("manifest.json"),
+        manifest.replacen('{', "{\"schema_version\": 1,", 1),
+    )
+    .unwrap();
+    fs::remove_file(s.file("schema/results.example.json")).unwrap();
+    std::os::unix::fs::symlink("/etc/passwd", s.file("fixtures/link.json")).unwrap();
+    fs::write(s.file("fixtures/evil\u{1b}[31m.json"), "{}\n").unwrap();
+    let suite = s.path();
+    let suite = suite.to_str().unwrap();
+    for format in ["human", "json", "github"] {
+        let out = run_in(cwd, &["validate", suite, "--format", format], &[]);
+        assert_eq!(code(&out), 1, "{}", stdout(&out));
+        outputs.push(out);
+    }
+    // fetch: a checksum mismatch, and an archive holding a link.
+    let mirror = Mirror::new();
+    let mut entries = release_entries(VERSION);
+    entries.push(
+        fetch_support::Entry::new(b'2', b"babelqueue-conformance-1.0.0/fixtures/x.json", b"")
+            .link("/etc/passwd"),
+    );
+    mirror.publish(VERSION, &gz(&tar(&entries)));
+    let dest = cwd.join("dest");
+    let env = [("BQ_CONFORMANCE_BASE_URL", mirror.url())];
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let out = run_in(cwd, &["fetch", VERSION, dest.to_str().unwrap()], &env);
+    assert_eq!(code(&out), 1, "{}", stdout(&out));
+    outputs.push(out);
+    let pin = "0".repeat(64);
+    let out = run_in(
+        cwd,
+        &["fetch", VERSION, dest.to_str().unwrap(), "--sha256", &pin],
+        &env,
+    );
+    assert_eq!(code(&out), 1, "{}", stdout(&out));
+    outputs.push(out);
+    // results check of a file that is not JSON; diff against a file that is not a release.
+    let garbage = cwd.join("garbage.json");
+    fs::write(&garbage, "\u{feff}not json\u{0}").unwrap();
+    let bundled = bundled_suite();
+    let out = run_in(
+        cwd,
+        &[
+            "results",
+            "check",
+            garbage.to_str().unwrap(),
+            "--suite",
+            bundled.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(code(&out), 1, "{}", stdout(&out));
+    outputs.push(out);
+    let out = run_in(
+        cwd,
+        &["diff", bundled.to_str().unwrap(), garbage.to_str().unwrap()],
+        &[],
+    );
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    outputs.push(out);
+    for out in &outputs {
+        let all = format!("{}{}", stdout(out), stderr(out));
+        assert_plain(&all);
+        assert!(!all.contains('\u{1b}'), "a raw escape character: {all}");
+        assert!(!all.contains('\u{0}'), "a raw NUL: {all}");
+    }
+}

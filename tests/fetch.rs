@@ -9,7 +9,7 @@ mod fetch_support;
 use std::fs;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::{Duration, SystemTime};
 
 use bqsuite::fetch::{self, Limits, Network};
@@ -18,7 +18,7 @@ use serde_json::Value;
 
 /// Runs the binary with `BQ_CONFORMANCE_BASE_URL=base`.
 fn run(base: &str, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bqsuite"))
+    common::command()
         .args(args)
         .env("BQ_CONFORMANCE_BASE_URL", base)
         .env("CI", "true")
