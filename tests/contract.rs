@@ -241,6 +241,12 @@ fn a_name_release_cannot_store_is_a_validate_finding() {
         found["message"].as_str().unwrap().contains("100 bytes"),
         "{found}"
     );
+    fs::write(s.file("fixtures/.editor-backup.json"), "{}\n").unwrap();
+    common::assert_finding(
+        &s.path(),
+        "hidden-file",
+        &[("file", "fixtures/.editor-backup.json")],
+    );
     // So release refuses with a finding (exit 1), not a packaging failure.
     let out_dir = sandbox();
     let out = run_in(
