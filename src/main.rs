@@ -32,7 +32,11 @@ fn main() -> ExitCode {
     );
     let code = match run(&cli, &out, &args) {
         Ok(code) => code,
-        Err(e) => out.failure(&e),
+        Err(e) => {
+            let message = e.to_string();
+            let help = retry_help(&cli.command, &e, &args).or_else(|| e.help());
+            out.fail_with(e.kind(), &message, e.path().as_deref(), help.as_deref())
+        }
     };
     ExitCode::from(code)
 }
@@ -118,6 +122,43 @@ fn require_suite(command: &Command, args: &[OsString]) -> Result<(), Error> {
                 retry.join(" ")
             ),
         ),
+    ))
+}
+
+/// For a download that failed or found no release: the same command against a mirror, with this
+/// run's arguments, ready to paste.
+fn retry_help(command: &Command, e: &Error, args: &[OsString]) -> Option<String> {
+    if let Command::Fetch {
+        version,
+        dest,
+        check: true,
+        ..
+    } = command
+        && e.kind() == "not-found"
+        && e.path().as_deref() == Some(&*dest.display().to_string())
+    {
+        return Some(format!(
+            "nothing is vendored there yet; vendor the release first: `bqsuite fetch {} {}`",
+            shell_word(&OsString::from(version)),
+            shell_word(&dest.clone().into_os_string())
+        ));
+    }
+    if !matches!(command, Command::Fetch { .. }) || !matches!(e.kind(), "network" | "not-released")
+    {
+        return None;
+    }
+    let words: Vec<String> = args.iter().skip(1).map(shell_word).collect();
+    let base = bqsuite::error::BASE_URL_ENV;
+    let what = if e.kind() == "network" {
+        "check the network connection and try again, or download from a mirror"
+    } else {
+        "check the version (releases are the tags vX.Y.Z of BabelQueue/conformance), or use a \
+         mirror that has it"
+    };
+    Some(format!(
+        "{what}: `{base}='https://mirror.example/conformance/v{{version}}' bqsuite {}` \
+         ({base} takes http://, https:// or file:/// URLs; `{{version}}` is replaced)",
+        words.join(" ")
     ))
 }
 

@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use bqsuite::diag::{self, Report};
-use bqsuite::{Error, github};
+use bqsuite::github;
 
 use crate::cli::{ColorArg, FormatArg};
 
@@ -171,14 +171,7 @@ impl Output {
 
     /// Reports a failure (exit 2): the message (and what to do) on standard error, and with
     /// `--format json` exactly one JSON document on standard output; annotations and the summary
-    /// in GitHub Actions.
-    pub fn failure(&self, e: &Error) -> u8 {
-        let message = e.to_string();
-        let help = e.help();
-        self.fail_with(e.kind(), &message, e.path().as_deref(), help.as_deref())
-    }
-
-    /// [`Output::failure`] for a failure described piece by piece.
+    /// in GitHub Actions. `kind`, `path` and `help` are an [`bqsuite::Error`]'s.
     pub fn fail_with(
         &self,
         kind: &str,

@@ -342,6 +342,26 @@ fn errors_in_the_readme_tables_are_plain_words() {
     );
     assert!(stderr(&out).contains("BQ_CONFORMANCE_BASE_URL"));
     assert!(stderr(&out).contains(&closed), "{}", stderr(&out));
+    // ... with the same command against a mirror, ready to paste.
+    assert!(
+        stderr(&out).contains(&format!(
+            "BQ_CONFORMANCE_BASE_URL='https://mirror.example/conformance/v{{version}}' bqsuite fetch 1.0.0 {dest}`"
+        )),
+        "{}",
+        stderr(&out)
+    );
+    // A --check of a directory that does not exist says how to vendor it.
+    let out = run_in(
+        cwd,
+        &["fetch", "--check", "1.0.0", "tests/conformance"],
+        &[],
+    );
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("`bqsuite fetch 1.0.0 tests/conformance`"),
+        "{}",
+        stderr(&out)
+    );
     assert!(!Path::new(dest).exists());
     // Not released is exit 2 with its own kind, flat mirror or not.
     let out = run_in(
