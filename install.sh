@@ -10,6 +10,8 @@
 #   --version X.Y.Z   (BQSUITE_VERSION)       the release; v1.5.0 and 1.5.0 are the same
 #   --dir DIR         (BQSUITE_INSTALL_DIR)   where bqsuite goes (default: $HOME/.local/bin)
 #   --target TRIPLE   (BQSUITE_TARGET)        the binary to install (default: this platform's)
+#   --cache DIR       (BQSUITE_CACHE_DIR)     keep the verified archive here and reuse it; it is
+#                                             verified against the downloaded checksums each time
 #   --print-target                            print this platform's target and exit
 #   BQ_CONFORMANCE_BASE_URL   the release location (http://, https:// or file:///, `{version}`
 #                             replaced by the version), as for `bqsuite fetch`; default
@@ -25,6 +27,7 @@ fail() { say "error: $1"; [ -n "${2:-}" ] && say "  help: $2"; exit "${3:-2}"; }
 version=${BQSUITE_VERSION:-}
 dir=${BQSUITE_INSTALL_DIR:-}
 target=${BQSUITE_TARGET:-}
+cache=${BQSUITE_CACHE_DIR:-}
 print_target=no
 while [ $# -gt 0 ]; do
     case $1 in
@@ -35,6 +38,8 @@ while [ $# -gt 0 ]; do
         --target) [ $# -ge 2 ] || fail "--target needs a value" "e.g. \`--target x86_64-unknown-linux-musl\`"; target=$2; shift 2 ;;
         --target=*) target=${1#*=}; shift ;;
         --print-target) print_target=yes; shift ;;
+        --cache) [ $# -ge 2 ] || fail "--cache needs a value" "e.g. \`--cache \$HOME/.cache/bqsuite\`"; cache=$2; shift 2 ;;
+        --cache=*) cache=${1#*=}; shift ;;
         -h|--help) sed -n '2,21p' "$0" 2>/dev/null | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) fail "unknown argument \`$1\`" "run \`sh install.sh --help\` for the options" ;;
     esac
@@ -126,22 +131,46 @@ say "downloading $base/$sums"
 download "$base/$sums" "$work/$sums" ||
     fail "cannot download $base/$sums (version $version is not released there, or the network failed)" \
          "check the version; to use a mirror, set BQ_CONFORMANCE_BASE_URL"
-say "downloading $base/$archive"
-download "$base/$archive" "$work/$archive" ||
-    fail "cannot download $base/$archive (no bqsuite for $target in release $version, or the network failed)" \
-         "check the version and --target; to use a mirror, set BQ_CONFORMANCE_BASE_URL"
-
 # The line `<64 hex>  <archive>` (or ` *<archive>`, binary mode) of the checksum file.
 expected=$(awk -v n="$archive" '($2 == n || $2 == "*" n) && length($1) == 64 { print tolower($1); exit }' "$work/$sums")
-[ -n "$expected" ] ||
+if [ -z "$expected" ]; then
+    # A mirror holding several releases: no line and no archive means not released there.
+    download "$base/$archive" "$work/$archive" ||
+        fail "cannot download $base/$archive: bqsuite $version for $target is not released there" \
+             "check the version and --target; to use a mirror, set BQ_CONFORMANCE_BASE_URL"
     fail "$base/$sums has no checksum for $archive; refusing to install" \
          "the release is incomplete or not a bqsuite release" 1
-actual=$(sha256_of "$work/$archive")
+fi
+
+actual=
+if [ -n "$cache" ] && [ -f "$cache/$archive" ]; then
+    cp "$cache/$archive" "$work/$archive"
+    actual=$(sha256_of "$work/$archive")
+    if [ "$actual" = "$expected" ]; then
+        say "using $cache/$archive (matches $sums)"
+    else
+        say "the cached $archive does not match $sums; downloading it again"
+        actual=
+    fi
+fi
+if [ -z "$actual" ]; then
+    say "downloading $base/$archive"
+    download "$base/$archive" "$work/$archive" ||
+        fail "cannot download $base/$archive (no bqsuite for $target in release $version, or the network failed)" \
+             "check the version and --target; to use a mirror, set BQ_CONFORMANCE_BASE_URL"
+    actual=$(sha256_of "$work/$archive")
+fi
 if [ "$actual" != "$expected" ]; then
     fail "checksum mismatch for $archive: expected $expected, got $actual; refusing to install" \
          "the download is damaged or was tampered with; nothing was installed" 1
 fi
 say "verified $archive (sha256 $actual)"
+if [ -n "$cache" ]; then
+    if ! { mkdir -p "$cache" && cp "$work/$archive" "$cache/.$archive.$$" &&
+           mv -f "$cache/.$archive.$$" "$cache/$archive"; }; then
+        say "note: cannot keep the archive in $cache"
+    fi
+fi
 
 mkdir "$work/x"
 case $ext in

@@ -211,3 +211,39 @@ fn the_platform_target_is_one_the_release_builds() {
         "install.sh picks {target}, which release.yml does not build"
     );
 }
+
+#[test]
+fn a_cached_archive_is_verified_on_every_install() {
+    let release = Release::new();
+    let home = tempfile::tempdir().unwrap();
+    let cache = home.path().join("cache");
+    let cache_arg = cache.to_str().unwrap();
+    let out = release.install(&home.path().join("a"), &["--cache", cache_arg]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let cached = cache.join(format!("bqsuite-v{VERSION}-{TARGET}.tar.gz"));
+    assert_eq!(
+        fs::read(&cached).unwrap(),
+        fs::read(release.archive()).unwrap()
+    );
+    // Reused when it matches the published checksum...
+    let out = release.install(&home.path().join("b"), &["--cache", cache_arg]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(text(&out).contains("using "), "{}", text(&out));
+    // ... downloaded again when it does not, and replaced in the cache.
+    let mut bytes = fs::read(&cached).unwrap();
+    bytes[100] ^= 1;
+    fs::write(&cached, &bytes).unwrap();
+    let out = release.install(&home.path().join("c"), &["--cache", cache_arg]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(text(&out).contains("does not match"), "{}", text(&out));
+    assert_eq!(
+        fs::read(&cached).unwrap(),
+        fs::read(release.archive()).unwrap()
+    );
+    // A tampered release is refused even with a good archive in the cache if the published
+    // checksum no longer matches it.
+    release.write_sums(&"cd".repeat(32));
+    let out = release.install(&home.path().join("d"), &["--cache", cache_arg]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(!home.path().join("d").exists());
+}
