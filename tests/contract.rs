@@ -285,6 +285,10 @@ fn errors_in_the_readme_tables_are_plain_words() {
     let flat = mirror.url();
     let dest = cwd.join("dest");
     let dest = dest.to_str().unwrap();
+    let full = cwd.join("full");
+    fs::create_dir_all(&full).unwrap();
+    fs::write(full.join("x"), "x").unwrap();
+    let full_dir = full.to_str().unwrap();
     type Case<'a> = (Vec<&'a str>, Vec<(&'a str, &'a str)>, &'a str);
     let cases: Vec<Case> = vec![
         (vec!["validate"], vec![], "SUITE defaults"),
@@ -325,6 +329,36 @@ fn errors_in_the_readme_tables_are_plain_words() {
             vec!["results", "check", "nope.json", "--suite", suite],
             vec![],
             "nope.json",
+        ),
+        (
+            vec!["results", "check", full_dir, "--suite", suite],
+            vec![],
+            "full",
+        ),
+        (
+            vec!["results", "check", "nope.json", "--suite", full_dir],
+            vec![],
+            "manifest.json",
+        ),
+        (
+            vec!["fetch", "1.0.0", dest, "--sha256", "abc"],
+            vec![("BQ_CONFORMANCE_BASE_URL", &flat)],
+            "sha256",
+        ),
+        (
+            vec!["fetch", "1.0.0", full_dir],
+            vec![("BQ_CONFORMANCE_BASE_URL", &flat)],
+            "full",
+        ),
+        (
+            vec!["fetch", "1.0.0", dest],
+            vec![("BQ_CONFORMANCE_BASE_URL", "ftp://example.org/x")],
+            "ftp",
+        ),
+        (
+            vec!["sync", "--check", "--suite", suite, "--targets", "nope.txt"],
+            vec![],
+            "nope.txt",
         ),
     ];
     for (args, env, want) in cases {
