@@ -117,17 +117,18 @@ impl Output {
     }
 
     /// Findings printed on standard error while the command's own output goes to standard output
-    /// (`eval`, `results matrix` without `--format json`), with annotations in github format.
+    /// (`eval`, `results matrix` without `--format json`), with annotations in github format
+    /// (on standard error too, which the runner reads as well: standard output is the data).
     pub fn side_findings(&self, report: &Report) {
         let mut text = String::new();
         for d in &report.diagnostics {
             text.push_str(&diag::render_diagnostic_styled(d, true));
             text.push('\n');
         }
-        eprint_styled(&text);
         if self.format == FormatArg::Github {
-            print(&github::annotations(report, &self.workspace));
+            text.push_str(&github::annotations(report, &self.workspace));
         }
+        eprint_styled(&text);
     }
 
     /// Appends the job summary when `GITHUB_STEP_SUMMARY` is set and the command has one.

@@ -201,3 +201,29 @@ fn a_run_that_cannot_start_is_annotated_too() {
     let md = fs::read_to_string(&summary).unwrap();
     assert!(md.contains("could not run"), "{md}");
 }
+
+#[test]
+fn eval_keeps_its_results_document_clean_and_annotates_on_standard_error() {
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| {
+        m["sqs"]["attempts_reconciliation"]["cases"][1]["expected_attempts"] = serde_json::json!(3)
+    });
+    let root = s.dir.path();
+    let out = run_in(
+        root,
+        &["eval", "suite"],
+        &[
+            ("GITHUB_ACTIONS", "true"),
+            ("GITHUB_WORKSPACE", root.to_str().unwrap()),
+        ],
+    );
+    assert_eq!(code(&out), 1);
+    let results: serde_json::Value = serde_json::from_str(&stdout(&out))
+        .unwrap_or_else(|e| panic!("stdout is not the results document ({e}): {}", stdout(&out)));
+    assert_eq!(results["sdk"], "bqsuite-reference");
+    assert!(
+        stderr(&out).contains("::error file=suite/manifest.json,title=expectation-mismatch::"),
+        "{}",
+        stderr(&out)
+    );
+}
