@@ -1,8 +1,15 @@
 //! The command-line interface definition (clap). No logic lives here.
 
-use std::path::PathBuf;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+
+/// The suite directory when none is given.
+pub const DEFAULT_SUITE: &str = "suite";
+
+/// The version of the suite this bqsuite was released with (the bundled suite/).
+pub const SUITE_VERSION: &str = include_str!("../suite/CONFORMANCE_VERSION");
 
 #[derive(Debug, Parser)]
 #[command(
@@ -12,15 +19,161 @@ use clap::{Parser, Subcommand, ValueEnum};
     after_help = "Exit codes: 0 clean; 1 the check ran and found a problem; 2 it could not run (usage, missing path, I/O, network)."
 )]
 pub struct Cli {
+    /// Output format: human text; one JSON document on standard output (also when the command
+    /// cannot run); or human text plus GitHub Actions annotations. Default: github when
+    /// GITHUB_ACTIONS=true, else human.
+    #[arg(long, value_enum, global = true)]
+    pub format: Option<FormatArg>,
+    /// When to colour the output. auto: on a terminal, unless NO_COLOR is set (CLICOLOR_FORCE
+    /// forces it).
+    #[arg(long, value_enum, global = true, default_value_t, value_name = "WHEN")]
+    pub color: ColorArg,
     #[command(subcommand)]
     pub command: Command,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum FormatArg {
-    #[default]
     Human,
     Json,
+    Github,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum ColorArg {
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+/// `bqsuite 0.1.0 (conformance suite 1.5.0)`: the tool and the suite it was released with.
+pub fn version_text() -> String {
+    format!(
+        "{} (conformance suite {})",
+        env!("CARGO_PKG_VERSION"),
+        SUITE_VERSION.trim()
+    )
+}
+
+/// The clap command, with the version text.
+pub fn command() -> clap::Command {
+    let version: &'static str = Box::leak(version_text().into_boxed_str());
+    Cli::command().version(version)
+}
+
+/// Parses `args` (the program name first).
+pub fn parse(args: &[OsString]) -> Result<Cli, clap::Error> {
+    let matches = command().try_get_matches_from(args)?;
+    Cli::from_arg_matches(&matches)
+}
+
+/// The subcommand named in `args`, as far as it can be told without parsing (for the JSON
+/// document of a usage error): `results check`, `validate`...
+pub fn guess_command(args: &[OsString]) -> String {
+    let words: Vec<&str> = args
+        .iter()
+        .skip(1)
+        .filter_map(|a| a.to_str())
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let known = command();
+    match words.first() {
+        Some(&"results") => match words.get(1) {
+            Some(action @ (&"check" | &"matrix" | &"diff")) => format!("results {action}"),
+            _ => "results".into(),
+        },
+        Some(word) if known.find_subcommand(word).is_some() => (*word).to_string(),
+        _ => String::new(),
+    }
+}
+
+/// True when `args` ask for `--format json` (usage errors then print a JSON document too).
+pub fn wants_json(args: &[OsString]) -> bool {
+    args.iter()
+        .zip(args.iter().skip(1))
+        .any(|(a, b)| a == "--format" && b == "json")
+        || args.iter().any(|a| a == "--format=json")
+}
+
+impl Command {
+    /// The command's name in JSON documents and summaries (`results check`, `fetch`...).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Command::Validate { .. } => "validate",
+            Command::Eval { .. } => "eval",
+            Command::Mutants { .. } => "mutants",
+            Command::Release { .. } => "release",
+            Command::Fetch { .. } => "fetch",
+            Command::Sync { .. } => "sync",
+            Command::Results { action } => match action {
+                ResultsAction::Check { .. } => "results check",
+                ResultsAction::Matrix { .. } => "results matrix",
+                ResultsAction::Diff { .. } => "results diff",
+            },
+            Command::Diff { .. } => "diff",
+            Command::Completions { .. } => "completions",
+            Command::Man => "man",
+        }
+    }
+
+    /// What the command works on, as the user gave it (the `subject` of a JSON document).
+    pub fn subject(&self) -> String {
+        let suite = |s: &Option<PathBuf>| suite_or_default(s).display().to_string();
+        let files = |f: &[PathBuf]| {
+            f.iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match self {
+            Command::Validate { suite: s, .. }
+            | Command::Eval { suite: s, .. }
+            | Command::Mutants { suite: s, .. }
+            | Command::Release { suite: s, .. }
+            | Command::Sync { suite: s, .. } => suite(s),
+            Command::Fetch { dest, .. } => dest.display().to_string(),
+            Command::Results { action } => match action {
+                ResultsAction::Check { files: f, .. } | ResultsAction::Matrix { files: f, .. } => {
+                    files(f)
+                }
+                ResultsAction::Diff { old, new, .. } => {
+                    format!("{} → {}", old.display(), new.display())
+                }
+            },
+            Command::Diff { old, new, .. } => format!("{} → {}", old.display(), new.display()),
+            Command::Completions { shell } => shell.to_string(),
+            Command::Man => String::new(),
+        }
+    }
+
+    /// The suite directory the command reads, and whether it is the default `./suite`.
+    pub fn suite(&self) -> Option<(&Path, bool)> {
+        fn of(s: &Option<PathBuf>) -> (&Path, bool) {
+            match s {
+                Some(p) => (p.as_path(), false),
+                None => (Path::new(DEFAULT_SUITE), true),
+            }
+        }
+        match self {
+            Command::Validate { suite, .. }
+            | Command::Eval { suite, .. }
+            | Command::Mutants { suite, .. }
+            | Command::Release { suite, .. }
+            | Command::Sync { suite, .. } => Some(of(suite)),
+            Command::Results {
+                action: ResultsAction::Check { suite, .. } | ResultsAction::Matrix { suite, .. },
+            } => Some(of(suite)),
+            _ => None,
+        }
+    }
+}
+
+/// The suite directory: the one given, else `./suite`.
+pub fn suite_or_default(suite: &Option<PathBuf>) -> PathBuf {
+    suite
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(DEFAULT_SUITE))
 }
 
 #[derive(Debug, Subcommand)]
@@ -28,22 +181,19 @@ pub enum Command {
     /// Check that a suite is sound: JSON, schemas, pointers, version rules, case ids, and every
     /// expectation re-derived by the reference evaluator.
     Validate {
-        /// The suite directory.
-        #[arg(default_value = "suite")]
-        suite: PathBuf,
+        /// The suite directory [default: suite, in the current directory].
+        #[arg(value_name = "SUITE")]
+        suite: Option<PathBuf>,
         /// Also check the version rules against an earlier suite (directory or release tarball):
         /// the change must be covered by the SemVer bump.
         #[arg(long, value_name = "OLD")]
         since: Option<PathBuf>,
-        /// Output format.
-        #[arg(long, value_enum, default_value_t)]
-        format: FormatArg,
     },
     /// Run the reference evaluator over a suite and write its results.json.
     Eval {
-        /// The suite directory.
-        #[arg(default_value = "suite")]
-        suite: PathBuf,
+        /// The suite directory [default: suite, in the current directory].
+        #[arg(value_name = "SUITE")]
+        suite: Option<PathBuf>,
         /// Where to write results.json (default: standard output).
         #[arg(long, short)]
         out: Option<PathBuf>,
@@ -51,18 +201,15 @@ pub enum Command {
     /// Suite adequacy: run every mutant (a plausible wrong SDK behaviour) over every case and
     /// report the mutants no case kills.
     Mutants {
-        /// The suite directory.
-        #[arg(default_value = "suite")]
-        suite: PathBuf,
-        /// Output format.
-        #[arg(long, value_enum, default_value_t)]
-        format: FormatArg,
+        /// The suite directory [default: suite, in the current directory].
+        #[arg(value_name = "SUITE")]
+        suite: Option<PathBuf>,
     },
     /// Build the reproducible release asset (tarball) and SHA256SUMS.
     Release {
-        /// The suite directory.
-        #[arg(default_value = "suite")]
-        suite: PathBuf,
+        /// The suite directory [default: suite, in the current directory].
+        #[arg(value_name = "SUITE")]
+        suite: Option<PathBuf>,
         /// The output directory.
         #[arg(long, default_value = "dist")]
         out: PathBuf,
@@ -72,9 +219,6 @@ pub enum Command {
         /// Allow packaging a -pre (untagged) version.
         #[arg(long)]
         allow_pre: bool,
-        /// Output format.
-        #[arg(long, value_enum, default_value_t)]
-        format: FormatArg,
     },
     /// Download a released suite, verify it and unpack it into DEST, --check a vendored copy, or
     /// --update (re-vendor) one.
@@ -97,15 +241,12 @@ pub enum Command {
         /// With --check: show unified diffs of changed text files.
         #[arg(long, requires = "check")]
         diff: bool,
-        /// Output format.
-        #[arg(long, value_enum, default_value_t)]
-        format: FormatArg,
     },
     /// Vendor the suite into sibling SDK checkouts, or --check which copies have drifted.
     Sync {
-        /// The canonical suite directory.
-        #[arg(long, default_value = "suite")]
-        suite: PathBuf,
+        /// The canonical suite directory [default: suite, in the current directory].
+        #[arg(long, value_name = "SUITE")]
+        suite: Option<PathBuf>,
         /// The directory holding the SDK checkouts (default: the parent of this repository).
         #[arg(long)]
         workspace: Option<PathBuf>,
@@ -124,9 +265,6 @@ pub enum Command {
         /// List every differing file of each copy (the default lists at most 10 per copy).
         #[arg(long, short)]
         verbose: bool,
-        /// Output format.
-        #[arg(long, value_enum, default_value_t)]
-        format: FormatArg,
     },
     /// Check SDK results files, build the compatibility matrix, or diff two runs of one SDK.
     Results {
@@ -143,10 +281,15 @@ pub enum Command {
         /// Write a release-notes draft (Markdown) listing the new cases per section.
         #[arg(long, value_name = "FILE")]
         markdown: Option<PathBuf>,
-        /// Output format.
-        #[arg(long, value_enum, default_value_t)]
-        format: FormatArg,
     },
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff, for `man -l -`).
+    Man,
 }
 
 #[derive(Debug, Subcommand)]
@@ -157,21 +300,18 @@ pub enum ResultsAction {
         /// results.json files.
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        /// The suite the results are checked against.
-        #[arg(long, default_value = "suite")]
-        suite: PathBuf,
-        /// Output format.
-        #[arg(long, value_enum, default_value_t)]
-        format: FormatArg,
+        /// The suite the results are checked against [default: suite, in the current directory].
+        #[arg(long, value_name = "SUITE")]
+        suite: Option<PathBuf>,
     },
     /// The compatibility matrix: SDKs as columns, sections as rows.
     Matrix {
         /// results.json files.
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        /// The suite the results are checked against.
-        #[arg(long, default_value = "suite")]
-        suite: PathBuf,
+        /// The suite the results are checked against [default: suite, in the current directory].
+        #[arg(long, value_name = "SUITE")]
+        suite: Option<PathBuf>,
         /// Write a self-contained HTML page here.
         #[arg(long, value_name = "OUT")]
         html: Option<PathBuf>,
@@ -185,8 +325,5 @@ pub enum ResultsAction {
         old: PathBuf,
         /// The later results.json.
         new: PathBuf,
-        /// Output format.
-        #[arg(long, value_enum, default_value_t)]
-        format: FormatArg,
     },
 }

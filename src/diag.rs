@@ -5,8 +5,11 @@
 //! section/case id), what is wrong and what to do about it.
 
 use std::fmt::Write as _;
+use std::path::PathBuf;
 
 use serde_json::{Value, json};
+
+use crate::error::{Error, escape_controls, strip_os_error};
 
 /// How bad a finding is. Errors make a check fail (exit 1); warnings are shown but do not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -130,8 +133,8 @@ impl Diagnostic {
             "pointer": self.pointer,
             "section": self.case.as_ref().map(|(s, _)| s),
             "case": self.case.as_ref().map(|(_, c)| c),
-            "message": self.message,
-            "help": self.help,
+            "message": strip_os_error(&self.message),
+            "help": self.help.as_deref().map(strip_os_error),
             "detail": self.detail,
         })
     }
@@ -147,6 +150,10 @@ pub struct Report {
     pub summary: Vec<String>,
     /// Command-specific structured output for `--format json` (e.g. per-target statuses).
     pub data: Value,
+    /// The directory that relative [`Diagnostic::file`]s are relative to, for annotations that
+    /// must name the file in the repository. `None`: `subject` when it is a directory, else the
+    /// current directory.
+    pub root: Option<PathBuf>,
 }
 
 impl Report {
@@ -201,30 +208,101 @@ pub enum Format {
     Json,
 }
 
+/// Terminal styles for the human rendering (applied only when colour is on).
+pub mod style {
+    use anstyle::{AnsiColor, Style};
+
+    pub const ERROR: Style = AnsiColor::Red.on_default().bold();
+    pub const WARNING: Style = AnsiColor::Yellow.on_default().bold();
+    pub const NOTE: Style = AnsiColor::Cyan.on_default().bold();
+    pub const OK: Style = AnsiColor::Green.on_default().bold();
+    pub const PLACE: Style = AnsiColor::Blue.on_default().bold();
+    pub const HELP: Style = Style::new().bold();
+}
+
+/// `text` in `style` when `color`, else as is.
+pub fn paint(text: &str, style: anstyle::Style, color: bool) -> String {
+    if color {
+        format!("{}{text}{}", style.render(), style.render_reset())
+    } else {
+        text.to_string()
+    }
+}
+
+fn severity_style(severity: Severity) -> anstyle::Style {
+    match severity {
+        Severity::Error => style::ERROR,
+        Severity::Warning => style::WARNING,
+        Severity::Note => style::NOTE,
+    }
+}
+
+/// Text from a finding as printed: control characters other than newlines and tabs escaped, so a
+/// file name or fixture value can never drive the terminal. Also drops an operating-system error
+/// number (`(os error 2)`) that a check may have formatted into its message.
+fn shown(text: &str) -> String {
+    let text = &strip_os_error(text);
+    if !text
+        .chars()
+        .any(|c| c.is_control() && c != '\n' && c != '\t')
+    {
+        return text.to_string();
+    }
+    text.split('\n')
+        .map(|line| {
+            line.split('\t')
+                .map(escape_controls)
+                .collect::<Vec<_>>()
+                .join("\t")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// Renders one diagnostic as human text (two or three lines).
 pub fn render_diagnostic(d: &Diagnostic) -> String {
-    let mut out = format!("{}[{}]: {}", d.severity.as_str(), d.code, d.message);
-    let mut place = d.place();
+    render_diagnostic_styled(d, false)
+}
+
+/// [`render_diagnostic`], with the severity, place and help styled when `color`.
+pub fn render_diagnostic_styled(d: &Diagnostic, color: bool) -> String {
+    let head = format!("{}[{}]", d.severity.as_str(), d.code);
+    let mut out = format!(
+        "{}: {}",
+        paint(&head, severity_style(d.severity), color),
+        shown(&d.message)
+    );
+    let mut place = escape_controls(&d.place());
     if let Some(pointer) = &d.pointer {
-        let shown = if pointer.is_empty() {
-            "(root)"
+        let shown_pointer = if pointer.is_empty() {
+            "(root)".to_string()
         } else {
-            pointer
+            escape_controls(pointer)
         };
-        let _ = write!(place, " at {shown}");
+        let _ = write!(place, " at {shown_pointer}");
     }
     if let Some((section, id)) = &d.case {
-        let _ = write!(place, " (section {section}, case {id})");
+        let _ = write!(
+            place,
+            " (section {}, case {})",
+            escape_controls(section),
+            escape_controls(id)
+        );
     }
     if !place.is_empty() {
-        let _ = write!(out, "\n  --> {place}");
+        let _ = write!(out, "\n  {} {place}", paint("-->", style::PLACE, color));
     }
     if let Some(help) = &d.help {
-        let _ = write!(out, "\n  help: {help}");
+        let _ = write!(
+            out,
+            "\n  {} {}",
+            paint("help:", style::HELP, color),
+            shown(help)
+        );
     }
     if let Some(detail) = &d.detail {
         for line in detail.lines() {
-            let _ = write!(out, "\n    {line}");
+            let _ = write!(out, "\n    {}", shown(line));
         }
     }
     out
@@ -232,25 +310,31 @@ pub fn render_diagnostic(d: &Diagnostic) -> String {
 
 /// Renders a report as human text: findings, then a one-line verdict.
 pub fn render_human(report: &Report, what: &str) -> String {
+    render_human_styled(report, what, false)
+}
+
+/// [`render_human`], with severities and the verdict coloured when `color`.
+pub fn render_human_styled(report: &Report, what: &str, color: bool) -> String {
     let mut out = String::new();
     for d in &report.diagnostics {
-        out.push_str(&render_diagnostic(d));
+        out.push_str(&render_diagnostic_styled(d, color));
         out.push_str("\n\n");
     }
     for fact in &report.summary {
-        let _ = writeln!(out, "{fact}");
+        let _ = writeln!(out, "{}", shown(fact));
     }
     let (errors, warnings) = (report.errors(), report.warnings());
+    let subject = escape_controls(&report.subject);
     if errors == 0 {
-        let _ = write!(out, "ok: {} {what}", report.subject);
+        let _ = write!(out, "{} {subject} {what}", paint("ok:", style::OK, color));
         if warnings > 0 {
             let _ = write!(out, " ({warnings} warning{})", plural(warnings));
         }
     } else {
         let _ = write!(
             out,
-            "FAILED: {} has {errors} error{}",
-            report.subject,
+            "{} {subject} has {errors} error{}",
+            paint("FAILED:", style::ERROR, color),
             plural(errors)
         );
         if warnings > 0 {
@@ -261,9 +345,10 @@ pub fn render_human(report: &Report, what: &str) -> String {
     out
 }
 
-/// Renders a report as one JSON document.
+/// Renders a report as one JSON document (the shape documented in the README: `command`,
+/// `subject`, `ok`, `errors`, `warnings`, `summary`, `data`, `diagnostics`, `error`).
 pub fn render_json(report: &Report, command: &str) -> String {
-    let doc = json!({
+    document(json!({
         "command": command,
         "subject": report.subject,
         "ok": report.is_clean(),
@@ -272,7 +357,44 @@ pub fn render_json(report: &Report, command: &str) -> String {
         "summary": report.summary,
         "data": report.data,
         "diagnostics": report.diagnostics.iter().map(Diagnostic::to_json).collect::<Vec<_>>(),
-    });
+        "error": Value::Null,
+    }))
+}
+
+/// The `error` object of a run that could not happen (exit 2).
+pub fn error_json(kind: &str, message: &str, path: Option<&str>, help: Option<&str>) -> Value {
+    json!({ "kind": kind, "message": message, "path": path, "help": help })
+}
+
+/// The JSON document of a command that could not run (exit 2): the same shape as a report, with
+/// `ok: false`, no findings and an `error` object (`kind`, `message`, `path`, `help`).
+pub fn render_error_json(command: &str, subject: &str, error: Value) -> String {
+    document(json!({
+        "command": command,
+        "subject": subject,
+        "ok": false,
+        "errors": 0,
+        "warnings": 0,
+        "summary": [],
+        "data": Value::Null,
+        "diagnostics": [],
+        "error": error,
+    }))
+}
+
+/// [`render_error_json`] for an [`Error`].
+pub fn render_failure_json(command: &str, subject: &str, e: &Error) -> String {
+    let message = e.to_string();
+    let path = e.path();
+    let help = e.help();
+    render_error_json(
+        command,
+        subject,
+        error_json(e.kind(), &message, path.as_deref(), help.as_deref()),
+    )
+}
+
+fn document(doc: Value) -> String {
     let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
     text.push('\n');
     text
@@ -299,6 +421,22 @@ mod tests {
             "--> manifest.json:12:7 at /cases/0/file (section cases, case order-created)"
         ));
         assert!(text.contains("help: add the file"));
+    }
+
+    #[test]
+    fn rendering_drops_os_error_numbers_and_escapes_control_characters() {
+        let d = Diagnostic::error(
+            "sync-failed",
+            "a\u{1b}[2Jb.json",
+            "cannot read `x`: Permission denied (os error 13)",
+        );
+        let text = render_diagnostic(&d);
+        assert!(!text.contains("os error"), "{text}");
+        assert!(!text.contains('\u{1b}'), "{text}");
+        assert!(text.contains("a\\u{1b}[2Jb.json"), "{text}");
+        let mut r = Report::new("s");
+        r.push(d);
+        assert!(!render_json(&r, "sync").contains("os error"));
     }
 
     #[test]

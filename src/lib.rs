@@ -10,6 +10,7 @@ pub mod error;
 pub mod eval;
 pub mod fetch;
 pub mod fsutil;
+pub mod github;
 pub mod json;
 pub mod mutants;
 pub mod reference;

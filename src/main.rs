@@ -1,64 +1,199 @@
 //! The `bqsuite` binary: parse arguments, call the library, render, choose the exit code.
 
 mod cli;
+mod output;
 
-use std::io::Write;
+use std::ffi::OsString;
+use std::io;
+use std::path::Path;
 use std::process::ExitCode;
 
-use bqsuite::diag::{self, Report};
+use bqsuite::diag::{Diagnostic, Report};
+use bqsuite::eval::outcome::{CaseOutcome, Verdict};
 use bqsuite::{Error, diff, fetch, fsutil, mutants, reference, release, results, sync, validate};
-use clap::Parser;
-use cli::{Cli, Command, FormatArg, ResultsAction};
+use cli::{Cli, Command, FormatArg, ResultsAction, suite_or_default};
+use output::{CLEAN, FOUND, Output};
+use serde_json::json;
 use std::io::IsTerminal;
 
-/// The check ran and found nothing wrong.
-const CLEAN: u8 = 0;
-/// The check ran and found a problem.
-const FOUND: u8 = 1;
-/// The command could not run.
-const FAILED: u8 = 2;
-
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match run(cli) {
-        Ok(code) => ExitCode::from(code),
+    let args: Vec<OsString> = std::env::args_os().collect();
+    let cli = match cli::parse(&args) {
+        Ok(cli) => cli,
+        Err(e) => return ExitCode::from(usage_error(&e, &args)),
+    };
+    output::apply_color(cli.color);
+    let format = output::resolve_format(cli.format);
+    let out = Output::new(
+        format,
+        cli.command.name(),
+        cli.command.subject(),
+        is_check(&cli.command),
+    );
+    let code = match run(&cli, &out, &args) {
+        Ok(code) => code,
         Err(e) => {
-            eprintln!("bqsuite: error: {e}");
-            ExitCode::from(FAILED)
+            let message = e.to_string();
+            let help = retry_help(&cli.command, &e, &args).or_else(|| e.help());
+            out.fail_with(e.kind(), &message, e.path().as_deref(), help.as_deref())
         }
+    };
+    ExitCode::from(code)
+}
+
+fn is_check(command: &Command) -> bool {
+    matches!(
+        command,
+        Command::Sync { check: true, .. } | Command::Fetch { check: true, .. }
+    )
+}
+
+/// A command line clap refuses (exit 2), or `--help` / `--version` (exit 0). With
+/// `--format json` anywhere in the arguments the refusal is also one JSON document.
+fn usage_error(e: &clap::Error, args: &[OsString]) -> u8 {
+    if !e.use_stderr() {
+        // --help, --version: clap prints them on standard output.
+        let _ = e.print();
+        return output::CLEAN;
+    }
+    let _ = e.print();
+    let rendered = e.render().to_string();
+    let message = rendered
+        .split("\n\n")
+        .next()
+        .unwrap_or("")
+        .trim()
+        .trim_start_matches("error: ")
+        .to_string();
+    let command = cli::guess_command(args);
+    let help = if command.is_empty() {
+        "run `bqsuite --help` for the commands and their options".to_string()
+    } else {
+        format!("run `bqsuite {command} --help` for its usage")
+    };
+    let format = if cli::wants_json(args) {
+        FormatArg::Json
+    } else {
+        output::resolve_format(None)
+    };
+    if format == FormatArg::Json {
+        output::print(&bqsuite::diag::render_error_json(
+            &command,
+            "",
+            bqsuite::diag::error_json("usage", &message, None, Some(&help)),
+        ));
+    } else if format == FormatArg::Github {
+        output::print(&bqsuite::github::failure_annotation(
+            "usage",
+            &message,
+            Some(&help),
+        ));
+    }
+    output::FAILED
+}
+
+/// The suite directory a command reads must exist; the default `./suite` gets a message saying
+/// it is the default and how to pass another.
+fn require_suite(command: &Command, args: &[OsString]) -> Result<(), Error> {
+    let Some((suite, defaulted)) = command.suite() else {
+        return Ok(());
+    };
+    if !defaulted || suite.exists() {
+        return Ok(());
+    }
+    let cwd = std::env::current_dir()
+        .map(|d| d.display().to_string())
+        .unwrap_or_else(|_| "the current directory".into());
+    let option = match command {
+        Command::Sync { .. } | Command::Results { .. } => "--suite ",
+        _ => "",
+    };
+    let mut retry: Vec<String> = args.iter().skip(1).map(shell_word).collect();
+    retry.push(format!("{option}path/to/suite"));
+    Err(Error::io(
+        "find the suite directory",
+        suite,
+        io::Error::new(
+            io::ErrorKind::NotFound,
+            format!(
+                "there is no `suite` directory in {cwd} (SUITE defaults to ./suite in the current \
+                 directory); run bqsuite from the repository root, or pass the suite's directory: \
+                 `bqsuite {}`",
+                retry.join(" ")
+            ),
+        ),
+    ))
+}
+
+/// For a download that failed or found no release: the same command against a mirror, with this
+/// run's arguments, ready to paste.
+fn retry_help(command: &Command, e: &Error, args: &[OsString]) -> Option<String> {
+    if let Command::Fetch {
+        version,
+        dest,
+        check: true,
+        ..
+    } = command
+        && e.kind() == "not-found"
+        && e.path().as_deref() == Some(&*dest.display().to_string())
+    {
+        return Some(format!(
+            "nothing is vendored there yet; vendor the release first: `bqsuite fetch {} {}`",
+            shell_word(&OsString::from(version)),
+            shell_word(&dest.clone().into_os_string())
+        ));
+    }
+    if !matches!(command, Command::Fetch { .. }) || !matches!(e.kind(), "network" | "not-released")
+    {
+        return None;
+    }
+    let words: Vec<String> = args.iter().skip(1).map(shell_word).collect();
+    let base = bqsuite::error::BASE_URL_ENV;
+    let what = if e.kind() == "network" {
+        "check the network connection and try again, or download from a mirror"
+    } else {
+        "check the version (releases are the tags vX.Y.Z of BabelQueue/conformance), or use a \
+         mirror that has it"
+    };
+    Some(format!(
+        "{what}: `{base}='https://mirror.example/conformance/v{{version}}' bqsuite {}` \
+         ({base} takes http://, https:// or file:/// URLs; `{{version}}` is replaced)",
+        words.join(" ")
+    ))
+}
+
+/// An argument as it can be pasted into a POSIX shell.
+fn shell_word(arg: &OsString) -> String {
+    let text = arg.to_string_lossy();
+    if !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:@+,".contains(c))
+    {
+        text.into_owned()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
     }
 }
 
-fn print(text: &str) {
-    let mut out = std::io::stdout().lock();
-    // A closed pipe (`bqsuite validate | head`) is not an error worth a panic.
-    let _ = out.write_all(text.as_bytes());
-    let _ = out.flush();
+/// `SOURCE_DATE_EPOCH`, when set, must be usable by every command that writes a date (exit 2).
+fn check_source_date_epoch() -> Result<(), Error> {
+    release::mtime_from(std::env::var_os(release::SOURCE_DATE_EPOCH)).map(|_| ())
 }
 
-fn emit(report: &Report, format: FormatArg, command: &str, what: &str) -> u8 {
-    match format {
-        FormatArg::Human => print(&diag::render_human(report, what)),
-        FormatArg::Json => print(&diag::render_json(report, command)),
-    }
-    if report.is_clean() { CLEAN } else { FOUND }
-}
-
-fn run(cli: Cli) -> Result<u8, Error> {
-    match cli.command {
-        Command::Validate {
-            suite,
-            since,
-            format,
-        } => {
+fn run(cli: &Cli, out: &Output, args: &[OsString]) -> Result<u8, Error> {
+    require_suite(&cli.command, args)?;
+    match &cli.command {
+        Command::Validate { suite, since } => {
+            let suite = suite_or_default(suite);
             let mut report = validate::validate(&suite)?;
             if let Some(old) = since {
                 report
                     .diagnostics
-                    .extend(diff::since_findings(&old, &suite)?);
+                    .extend(diff::since_findings(old, &suite)?);
                 report.sort();
             }
-            Ok(emit(&report, format, "validate", "is a sound suite"))
+            Ok(out.emit(&report, "is a sound suite"))
         }
         Command::Sync {
             suite,
@@ -68,35 +203,31 @@ fn run(cli: Cli) -> Result<u8, Error> {
             diff,
             strict,
             verbose,
-            format,
         } => {
             let options = sync::Options {
-                suite,
-                workspace,
-                targets,
-                check,
-                diff,
-                strict,
+                suite: suite_or_default(suite),
+                workspace: workspace.clone(),
+                targets: targets.clone(),
+                check: *check,
+                diff: *diff,
+                strict: *strict,
             };
             let outcome = sync::sync(&options)?;
-            match format {
-                FormatArg::Human => print(&sync::render_human(&outcome, verbose)),
-                FormatArg::Json => print(&diag::render_json(&outcome.report, "sync")),
-            }
-            Ok(if outcome.report.is_clean() {
-                CLEAN
+            let what = if *check {
+                "is vendored everywhere"
             } else {
-                FOUND
-            })
+                "synced"
+            };
+            let human = sync::render_human(&outcome, *verbose);
+            Ok(out.emit_text(&outcome.report, what, Some(&human)))
         }
         Command::Results { action } => match action {
-            ResultsAction::Check {
-                files,
-                suite,
-                format,
-            } => {
-                let report = results::check(&results::CheckOptions { files, suite })?;
-                Ok(emit(&report, format, "results check", "Compatible"))
+            ResultsAction::Check { files, suite } => {
+                let report = results::check(&results::CheckOptions {
+                    files: files.clone(),
+                    suite: suite_or_default(suite),
+                })?;
+                Ok(out.emit(&report, "Compatible"))
             }
             ResultsAction::Matrix {
                 files,
@@ -104,97 +235,68 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 html,
                 markdown,
             } => {
-                let (report, text) = results::matrix(&results::MatrixOptions {
-                    files,
-                    suite,
-                    html,
-                    markdown,
+                let (mut report, text) = results::matrix(&results::MatrixOptions {
+                    files: files.clone(),
+                    suite: suite_or_default(suite),
+                    html: html.clone(),
+                    markdown: markdown.clone(),
                 })?;
-                print(&text);
-                for d in &report.diagnostics {
-                    eprintln!("{}", diag::render_diagnostic(d));
+                if out.json() {
+                    if html.is_none() && markdown.is_none() {
+                        let mut data = report.data.take();
+                        if !data.is_object() {
+                            data = json!({});
+                        }
+                        data["markdown"] = json!(text);
+                        report.data = data;
+                    }
+                    // The matrix is a report, not a gate: it rendered, so the document is ok.
+                    output::print(&bqsuite::diag::render_json(&report, &out.command));
+                } else {
+                    output::print(&text);
+                    out.side_findings(&report);
                 }
+                out.summarise(&report, "rendered");
                 Ok(if report.is_clean() { CLEAN } else { FOUND })
             }
-            ResultsAction::Diff { old, new, format } => {
-                let report = results::diff(&results::DiffOptions { old, new })?;
-                Ok(emit(&report, format, "results diff", "has no regression"))
+            ResultsAction::Diff { old, new } => {
+                let report = results::diff(&results::DiffOptions {
+                    old: old.clone(),
+                    new: new.clone(),
+                })?;
+                Ok(out.emit(&report, "has no regression"))
             }
         },
-        Command::Diff {
-            old,
-            new,
-            markdown,
-            format,
-        } => {
-            let report = diff::diff(&diff::Options { old, new, markdown })?;
-            Ok(emit(
-                &report,
-                format,
-                "diff",
-                "makes a sufficient version bump",
-            ))
+        Command::Diff { old, new, markdown } => {
+            let report = diff::diff(&diff::Options {
+                old: old.clone(),
+                new: new.clone(),
+                markdown: markdown.clone(),
+            })?;
+            Ok(out.emit(&report, "makes a sufficient version bump"))
         }
-        Command::Eval { suite, out } => {
-            let evaluation = reference::evaluate_dir(&suite)?;
-            for warning in &evaluation.warnings {
-                eprintln!("bqsuite: warning: {warning}");
-            }
-            let mut text = serde_json::to_string_pretty(&evaluation.document)
-                .map_err(|e| Error::Usage(format!("cannot render results: {e}")))?;
-            text.push('\n');
-            match &out {
-                Some(path) => fsutil::write_atomic(path, text.as_bytes())?,
-                None => print(&text),
-            }
-            let failures: Vec<_> = evaluation.failures().collect();
-            for f in &failures {
-                eprintln!(
-                    "bqsuite: case {}/{} did not pass: {}",
-                    f.section, f.id, f.verdict
-                );
-            }
-            if let Some(path) = &out {
-                eprintln!(
-                    "wrote {} ({} cases, {} not passing)",
-                    path.display(),
-                    evaluation.outcomes.len(),
-                    failures.len()
-                );
-            }
-            Ok(if failures.is_empty() { CLEAN } else { FOUND })
+        Command::Eval { suite, out: file } => {
+            check_source_date_epoch()?;
+            eval(&suite_or_default(suite), file.as_deref(), out)
         }
-        Command::Mutants { suite, format } => match mutants::mutants(&suite) {
-            Ok(report) => Ok(emit(&report, format, "mutants", "kills every mutant")),
-            // One JSON document in every outcome: the reason it could not run is its finding.
-            Err(e) if format == FormatArg::Json => {
-                let mut report = Report::new(suite.display().to_string());
-                report.push(
-                    diag::Diagnostic::error("could-not-run", "", e.to_string()).help(
-                        "give the suite directory (the one holding manifest.json): `bqsuite mutants path/to/suite`",
-                    ),
-                );
-                print(&diag::render_json(&report, "mutants"));
-                eprintln!("bqsuite: error: {e}");
-                Ok(FAILED)
-            }
-            Err(e) => Err(e),
-        },
+        Command::Mutants { suite } => {
+            let report = mutants::mutants(&suite_or_default(suite))?;
+            Ok(out.emit(&report, "kills every mutant"))
+        }
         Command::Release {
             suite,
-            out,
+            out: dir,
             tag,
             allow_pre,
-            format,
         } => {
             let options = release::Options {
-                suite,
-                out,
-                tag,
-                allow_pre,
+                suite: suite_or_default(suite),
+                out: dir.clone(),
+                tag: tag.clone(),
+                allow_pre: *allow_pre,
             };
             let report = release::release(&options)?;
-            Ok(emit(&report, format, "release", "released"))
+            Ok(out.emit(&report, "released"))
         }
         Command::Fetch {
             version,
@@ -203,32 +305,31 @@ fn run(cli: Cli) -> Result<u8, Error> {
             update,
             sha256,
             diff,
-            format,
         } => {
             let options = fetch::Options {
-                version,
-                dest,
-                check,
-                update,
-                sha256,
-                diff,
-                base_url: std::env::var("BQ_CONFORMANCE_BASE_URL")
+                version: version.clone(),
+                dest: dest.clone(),
+                check: *check,
+                update: *update,
+                sha256: sha256.clone(),
+                diff: *diff,
+                base_url: std::env::var(bqsuite::error::BASE_URL_ENV)
                     .ok()
                     .filter(|s| !s.is_empty()),
-                progress: format == FormatArg::Human
+                progress: out.format == FormatArg::Human
                     && std::io::stderr().is_terminal()
                     && std::env::var_os("CI").is_none(),
                 ..fetch::Options::default()
             };
-            let what = if check {
+            let what = if *check {
                 "matches the release"
-            } else if update {
+            } else if *update {
                 "is vendored from the release"
             } else {
                 "fetched"
             };
             let result = if options.progress {
-                let mut bar = fetch::progress::ProgressBar::new(std::io::stderr());
+                let mut bar = fetch::progress::ProgressBar::new();
                 let result = fetch::fetch_with_progress(&options, &mut |done, total| {
                     bar.update(done, total)
                 });
@@ -238,9 +339,126 @@ fn run(cli: Cli) -> Result<u8, Error> {
                 fetch::fetch(&options)
             };
             let report = result?;
-            Ok(emit(&report, format, "fetch", what))
+            Ok(out.emit(&report, what))
+        }
+        Command::Completions { shell } => {
+            let mut script = Vec::new();
+            clap_complete::generate(*shell, &mut cli::command(), "bqsuite", &mut script);
+            Ok(generated(out, &String::from_utf8_lossy(&script)))
+        }
+        Command::Man => {
+            let mut page = Vec::new();
+            clap_mangen::Man::new(cli::command())
+                .render(&mut page)
+                .map_err(|e| Error::io("render", "the manual page", e))?;
+            Ok(generated(out, &String::from_utf8_lossy(&page)))
         }
     }
+}
+
+/// Prints generated text (a completion script, the man page); with `--format json`, inside the
+/// document's `data.text`.
+fn generated(out: &Output, text: &str) -> u8 {
+    if out.json() {
+        let mut report = Report::new(out.subject.clone());
+        report.data = json!({ "text": text });
+        output::print(&bqsuite::diag::render_json(&report, &out.command));
+    } else {
+        output::print(text);
+    }
+    CLEAN
+}
+
+/// `bqsuite eval`: the reference model's results.json on standard output (or `--out FILE`), and
+/// every case that does not pass as a finding.
+fn eval(suite: &Path, file: Option<&Path>, out: &Output) -> Result<u8, Error> {
+    let evaluation = reference::evaluate_dir(suite)?;
+    let mut text = serde_json::to_string_pretty(&evaluation.document)
+        .map_err(|e| Error::Usage(format!("cannot render results: {e}")))?;
+    text.push('\n');
+    if let Some(path) = file {
+        fsutil::write_atomic(path, text.as_bytes())?;
+    }
+    let mut report = Report::new(suite.display().to_string());
+    for warning in &evaluation.warnings {
+        report.push(Diagnostic::warning(
+            "version-from-conformance-version",
+            bqsuite::suite::load::MANIFEST,
+            warning.clone(),
+        ));
+    }
+    let failures: Vec<&CaseOutcome> = evaluation.failures().collect();
+    for f in &failures {
+        report.push(verdict_finding(f));
+    }
+    report.summary.push(format!(
+        "{} cases, {} not passing",
+        evaluation.outcomes.len(),
+        failures.len()
+    ));
+    if let Some(path) = file {
+        report.summary.push(format!("wrote {}", path.display()));
+    }
+    if out.json() {
+        report.data = json!({
+            "out": file.map(|p| p.display().to_string()),
+            "results": if file.is_none() { evaluation.document.clone() } else { serde_json::Value::Null },
+        });
+        output::print(&bqsuite::diag::render_json(&report, &out.command));
+    } else {
+        if file.is_none() {
+            output::print(&text);
+        }
+        out.side_findings(&report);
+        if let Some(path) = file {
+            eprintln!(
+                "wrote {} ({} cases, {} not passing)",
+                path.display(),
+                evaluation.outcomes.len(),
+                failures.len()
+            );
+        }
+    }
+    Ok(if failures.is_empty() { CLEAN } else { FOUND })
+}
+
+/// A case the reference model does not pass, as a finding in words.
+fn verdict_finding(outcome: &CaseOutcome) -> Diagnostic {
+    let manifest = bqsuite::suite::load::MANIFEST;
+    let case = format!("case {}/{}", outcome.section, outcome.id);
+    let d = match &outcome.verdict {
+        Verdict::Mismatch(m) => Diagnostic::error(
+            "expectation-mismatch",
+            manifest,
+            format!("{case} did not pass: it {m}"),
+        )
+        .at(m.pointer.clone())
+        .help(
+            "correct the expectation (or, if the model is wrong, the reference evaluator) so that \
+             both agree with the spec",
+        ),
+        Verdict::Malformed { pointer, message } => Diagnostic::error(
+            "case-shape",
+            manifest,
+            format!("{case} could not be evaluated: {message}"),
+        )
+        .at(pointer.clone())
+        .help("give the case the fields its section's runner reads"),
+        Verdict::NoRule => Diagnostic::error(
+            "no-reference-rule",
+            manifest,
+            format!("{case}: the reference evaluator has no rule for its section"),
+        )
+        .at(outcome.pointer.clone())
+        .help("use a bqsuite that knows the section, or add the rule to the reference evaluator"),
+        other => Diagnostic::error(
+            "case-not-passing",
+            manifest,
+            format!("{case} did not pass: {other}"),
+        )
+        .at(outcome.pointer.clone()),
+    };
+    d.case(outcome.section.clone(), outcome.id.clone())
 }
 
 /// The workload (tens of thousands of small JSON trees built and dropped) is dominated by

@@ -223,13 +223,13 @@ fn a_missing_suite_cannot_run_and_json_is_still_one_document() {
     let out = bqsuite(&["mutants", missing.to_str().unwrap(), "--format", "json"]);
     assert_eq!(code(&out), 2);
     let doc: Value = serde_json::from_str(&stdout(&out)).expect("one JSON document");
+    // The project's one contract for a run that could not start: ok false and an error object.
     assert_eq!(doc["ok"], false);
-    assert_eq!(doc["diagnostics"][0]["code"], "could-not-run");
+    assert_eq!(doc["command"], "mutants");
+    assert_eq!(doc["error"]["kind"], "not-found");
     assert!(
-        doc["diagnostics"][0]["message"]
-            .as_str()
-            .unwrap()
-            .contains("nope")
+        doc["error"]["message"].as_str().unwrap().contains("nope"),
+        "{doc:#}"
     );
 
     let out = bqsuite(&["mutants", missing.to_str().unwrap()]);

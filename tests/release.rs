@@ -39,7 +39,7 @@ fn asset_name(version: &str) -> String {
 
 /// Runs `bqsuite release` with `args`, SOURCE_DATE_EPOCH as given (unset when `None`).
 fn release_with(args: &[&str], epoch: Option<&str>) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_bqsuite"));
+    let mut cmd = common::command();
     cmd.arg("release")
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"));

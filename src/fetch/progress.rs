@@ -1,89 +1,86 @@
-//! A download progress bar. The library never prints: the binary creates a bar on standard error
-//! (a terminal, outside CI) and passes `|done, total| bar.update(done, total)` as the progress
-//! sink of [`crate::fetch::fetch_with_progress`].
+//! The download progress bar, drawn by indicatif. The library never prints: the binary creates a
+//! bar (only when standard error is a terminal, outside CI, in human format) and passes
+//! `|done, total| bar.update(done, total)` as the progress sink of
+//! [`crate::fetch::fetch_with_progress`]. indicatif itself draws nothing when standard error is
+//! not a terminal, and limits redraws.
 
-use std::io::Write;
 use std::time::{Duration, Instant};
+
+use indicatif::{ProgressDrawTarget, ProgressStyle};
 
 /// Downloads smaller than this never show a bar.
 pub const MIN_BYTES: u64 = 1024 * 1024;
 /// Nothing is drawn before the download has run this long (fast downloads stay silent).
 const DELAY: Duration = Duration::from_millis(300);
-/// At most one redraw per interval.
-const INTERVAL: Duration = Duration::from_millis(100);
-const WIDTH: usize = 30;
 
-/// A one-line bar redrawn in place with `\r`.
-pub struct ProgressBar<W: Write> {
-    out: W,
+const TEMPLATE: &str =
+    "downloading [{bar:30}] {percent:>3}%  {bytes} / {total_bytes}  {bytes_per_sec}";
+const TEMPLATE_UNKNOWN: &str = "downloading {bytes}  {bytes_per_sec}";
+
+/// A bar on standard error, created once the download is large and slow enough to deserve one.
+pub struct ProgressBar {
     started: Instant,
-    last: Option<Instant>,
-    drawn: bool,
+    target: fn() -> ProgressDrawTarget,
+    bar: Option<indicatif::ProgressBar>,
 }
 
-impl<W: Write> ProgressBar<W> {
-    pub fn new(out: W) -> Self {
+impl Default for ProgressBar {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ProgressBar {
+    /// A bar that draws on standard error.
+    pub fn new() -> Self {
+        Self::with_target(ProgressDrawTarget::stderr)
+    }
+
+    /// A bar that draws on `target` (tests use a hidden one).
+    pub fn with_target(target: fn() -> ProgressDrawTarget) -> Self {
         ProgressBar {
-            out,
             started: Instant::now(),
-            last: None,
-            drawn: false,
+            target,
+            bar: None,
         }
     }
 
-    /// Records progress; redraws when it is worth it.
+    /// Records progress; creates the bar when it is worth showing.
     pub fn update(&mut self, done: u64, total: Option<u64>) {
-        if total.is_some_and(|t| t < MIN_BYTES) {
-            return;
+        if self.bar.is_none() {
+            if total.is_some_and(|t| t < MIN_BYTES) || self.started.elapsed() < DELAY {
+                return;
+            }
+            self.bar = Some(make_bar(total, (self.target)()));
         }
-        let now = Instant::now();
-        if now.duration_since(self.started) < DELAY
-            || self.last.is_some_and(|l| now.duration_since(l) < INTERVAL)
-        {
-            return;
+        if let Some(bar) = &self.bar {
+            bar.set_position(done);
         }
-        self.last = Some(now);
-        let line = render(done, total, now.duration_since(self.started));
-        let _ = write!(self.out, "\r\x1b[2K{line}");
-        let _ = self.out.flush();
-        self.drawn = true;
+    }
+
+    /// Whether a bar has been created (and not yet cleared).
+    pub fn shown(&self) -> bool {
+        self.bar.is_some()
     }
 
     /// Clears the bar, if one was drawn.
     pub fn finish(&mut self) {
-        if self.drawn {
-            let _ = write!(self.out, "\r\x1b[2K");
-            let _ = self.out.flush();
-            self.drawn = false;
+        if let Some(bar) = self.bar.take() {
+            bar.finish_and_clear();
         }
     }
 }
 
-fn mib(bytes: u64) -> f64 {
-    bytes as f64 / (1024.0 * 1024.0)
-}
-
-/// `downloading [=======>       ]  42%  84.0 / 200.0 MiB  35.1 MiB/s`
-pub fn render(done: u64, total: Option<u64>, elapsed: Duration) -> String {
-    let rate = mib(done) / elapsed.as_secs_f64().max(0.001);
-    match total {
-        Some(total) if total > 0 => {
-            let fraction = (done as f64 / total as f64).clamp(0.0, 1.0);
-            let filled = (fraction * WIDTH as f64) as usize;
-            let mut bar = "=".repeat(filled);
-            if filled < WIDTH {
-                bar.push('>');
-                bar.push_str(&" ".repeat(WIDTH - filled - 1));
-            }
-            format!(
-                "downloading [{bar}] {:3.0}%  {:.1} / {:.1} MiB  {rate:.1} MiB/s",
-                fraction * 100.0,
-                mib(done),
-                mib(total)
-            )
-        }
-        _ => format!("downloading {:.1} MiB  {rate:.1} MiB/s", mib(done)),
+fn make_bar(total: Option<u64>, target: ProgressDrawTarget) -> indicatif::ProgressBar {
+    let (bar, template) = match total {
+        Some(total) if total > 0 => (indicatif::ProgressBar::new(total), TEMPLATE),
+        _ => (indicatif::ProgressBar::new_spinner(), TEMPLATE_UNKNOWN),
+    };
+    bar.set_draw_target(target);
+    if let Ok(style) = ProgressStyle::with_template(template) {
+        bar.set_style(style.progress_chars("=> "));
     }
+    bar
 }
 
 #[cfg(test)]
@@ -91,21 +88,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn renders_and_clears() {
-        let line = render(50 << 20, Some(100 << 20), Duration::from_secs(2));
-        assert!(line.contains(" 50%"), "{line}");
-        assert!(line.contains("50.0 / 100.0 MiB"), "{line}");
-        assert!(line.contains("25.0 MiB/s"), "{line}");
-        assert!(render(3 << 20, None, Duration::from_secs(1)).contains("3.0 MiB"));
-
-        let mut out = Vec::new();
-        let mut bar = ProgressBar::new(&mut out);
+    fn templates_parse_and_small_or_fast_downloads_show_nothing() {
+        assert!(ProgressStyle::with_template(TEMPLATE).is_ok());
+        assert!(ProgressStyle::with_template(TEMPLATE_UNKNOWN).is_ok());
+        let mut bar = ProgressBar::with_target(ProgressDrawTarget::hidden);
         bar.update(10, Some(100)); // small: never drawn
+        assert!(!bar.shown());
+        bar.update(1, Some(4 << 20)); // large but just started
+        assert!(!bar.shown());
         bar.started -= DELAY * 2;
         bar.update(2 << 20, Some(4 << 20));
+        assert!(bar.shown());
         bar.finish();
-        let text = String::from_utf8(out).unwrap();
-        assert!(text.contains("downloading ["), "{text:?}");
-        assert!(text.ends_with("\r\x1b[2K"));
+        assert!(!bar.shown());
     }
 }

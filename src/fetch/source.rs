@@ -5,7 +5,7 @@
 use std::fs::File;
 use std::hash::{BuildHasher, Hasher};
 use std::io::{self, Read, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use reqwest::blocking::{Client, Response};
@@ -18,6 +18,11 @@ use sha2::{Digest, Sha256};
 
 use crate::archive::verify::Fault;
 use crate::error::Error;
+
+mod client;
+
+pub use client::redirect_allowed;
+use client::{build_client, describe_request_error};
 
 /// How the network is used.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -91,17 +96,18 @@ impl Location {
 
 /// A failed download (exit 2), naming the location.
 pub fn network_error(location: &str, message: impl Into<String>) -> Fault {
-    Fault::Failed(Error::io(
-        "download",
-        location,
-        io::Error::other(message.into()),
-    ))
+    Fault::Failed(Error::network(location, message))
 }
 
 fn not_released(version: &str, location: &str, why: &str) -> Fault {
-    Fault::Failed(Error::Usage(format!(
-        "version {version} is not released at {location} ({why})"
-    )))
+    Fault::Failed(Error::not_released(version, location, why))
+}
+
+/// The asset of `version` beside `sums` (a `SHA256SUMS` location), for a flat mirror that holds
+/// several versions' assets in one directory.
+fn asset_beside(sums: &Path, version: &str) -> Option<PathBuf> {
+    (sums.file_name()? == "SHA256SUMS")
+        .then(|| sums.with_file_name(format!("babelqueue-conformance-{version}.tar.gz")))
 }
 
 /// An opened asset: the byte stream and, when known, its length.
@@ -135,6 +141,16 @@ impl Fetcher {
         match location {
             Location::File(path) => {
                 let shown = location.shown();
+                // A flat mirror's SHA256SUMS may list other versions only: a version whose
+                // asset is not there is not released, whatever SHA256SUMS says.
+                if let Some(asset) = asset_beside(path, version)
+                    && !asset.exists()
+                {
+                    let shown = Url::from_file_path(&asset)
+                        .map(|u| u.to_string())
+                        .unwrap_or_else(|()| asset.display().to_string());
+                    return Err(not_released(version, &shown, "no such file"));
+                }
                 let meta = match std::fs::metadata(path) {
                     Ok(m) => m,
                     Err(e) if e.kind() == io::ErrorKind::NotFound => {
@@ -201,59 +217,6 @@ fn too_large(length: u64, cap: u64, shown: &str) -> Result<(), Fault> {
         ));
     }
     Ok(())
-}
-
-/// Refuses a redirect that would leave https for http, and redirect loops.
-pub fn redirect_allowed(previous: &[Url], next: &Url) -> Result<(), String> {
-    if previous.len() >= 10 {
-        return Err("too many redirects".into());
-    }
-    if next.scheme() != "https" && previous.iter().any(|u| u.scheme() == "https") {
-        return Err(format!(
-            "refusing to follow a redirect from https to {next} (it is not https)"
-        ));
-    }
-    if !matches!(next.scheme(), "http" | "https") {
-        return Err(format!("refusing to follow a redirect to {next}"));
-    }
-    Ok(())
-}
-
-fn build_client(network: &Network) -> Result<Client, Fault> {
-    let policy = reqwest::redirect::Policy::custom(|attempt| {
-        match redirect_allowed(attempt.previous(), attempt.url()) {
-            Ok(()) => attempt.follow(),
-            Err(why) => attempt.error(why),
-        }
-    });
-    Client::builder()
-        .connect_timeout(network.connect_timeout)
-        // In the blocking client this bounds each wait: for the headers and for every body read.
-        .timeout(network.read_timeout)
-        .redirect(policy)
-        .user_agent(concat!("bqsuite/", env!("CARGO_PKG_VERSION")))
-        .build()
-        .map_err(|e| {
-            Fault::Failed(Error::Usage(format!(
-                "cannot set up the HTTP client: {}",
-                chain(&e)
-            )))
-        })
-}
-
-/// An error with its causes, `a: b: c`.
-fn chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        let more = s.to_string();
-        if !text.contains(&more) {
-            text.push_str(": ");
-            text.push_str(&more);
-        }
-        source = s.source();
-    }
-    text
 }
 
 /// A strong validator to resume only the same representation (If-Range).
@@ -356,9 +319,12 @@ impl HttpBody<'_> {
                     )
                 }
                 Err(e) if e.is_redirect() || e.is_builder() => {
-                    return Err(network_error(&shown, chain(&e)));
+                    return Err(network_error(
+                        &shown,
+                        describe_request_error(&e, self.network),
+                    ));
                 }
-                Err(e) => (chain(&e), None),
+                Err(e) => (describe_request_error(&e, self.network), None),
             };
             self.retry(&shown, &problem, server_wait)?;
         }
@@ -443,7 +409,7 @@ impl Read for HttpBody<'_> {
                 Err(e) => format!(
                     "the transfer failed after {} bytes: {}",
                     self.offset,
-                    chain(&e)
+                    crate::error::describe_io(&e)
                 ),
             };
             self.response = None;
@@ -562,20 +528,6 @@ mod tests {
         assert!(Location::resolve("ftp://x/y", "a").is_err());
         assert!(Location::resolve("/srv/m", "a").is_err());
         assert!(Location::resolve("file://relative/m", "a").is_err());
-    }
-
-    #[test]
-    fn no_downgrade_redirects() {
-        let https = Url::parse("https://a.example/x").unwrap();
-        let http = Url::parse("http://b.example/y").unwrap();
-        assert!(redirect_allowed(std::slice::from_ref(&https), &http).is_err());
-        assert!(redirect_allowed(std::slice::from_ref(&http), &https).is_ok());
-        assert!(redirect_allowed(std::slice::from_ref(&https), &https).is_ok());
-        assert!(redirect_allowed(std::slice::from_ref(&http), &http).is_ok());
-        let file = Url::parse("file:///etc/passwd").unwrap();
-        assert!(redirect_allowed(std::slice::from_ref(&http), &file).is_err());
-        let many = vec![http.clone(); 10];
-        assert!(redirect_allowed(&many, &http).is_err());
     }
 
     #[test]

@@ -80,6 +80,7 @@ pub struct Asset {
 /// then compared with the ones that were loaded and validated: the asset holds exactly those.
 pub fn release(options: &Options) -> Result<Report> {
     let mtime = mtime_from(std::env::var_os(SOURCE_DATE_EPOCH))?;
+    check_out_dir(&options.out)?;
     let root = options.suite.as_path();
     let meta = fs::metadata(root).map_err(|e| Error::io("read suite directory", root, e))?;
     if !meta.is_dir() {
@@ -104,9 +105,13 @@ pub fn release(options: &Options) -> Result<Report> {
         };
         let suite = load::load(root)?;
         let report = validate_suite(&suite, &options.suite.display().to_string());
-        let packed = packer
-            .map(|handle| handle.join().expect("the packaging thread panicked"))
-            .transpose()?;
+        let packed = packer.map(|handle| handle.join().expect("the packaging thread panicked"));
+        // A suite that does not validate is refused with its findings (exit 1), even when
+        // packaging failed for the same reason (a name a ustar header cannot hold).
+        let packed = match packed {
+            Some(Err(_)) if !report.is_clean() => None,
+            other => other.transpose()?,
+        };
         Ok((report, suite, packed))
     })?;
 
@@ -177,10 +182,33 @@ pub fn mtime_from(value: Option<OsString>) -> Result<u64> {
         .filter(|n| text.bytes().all(|b| b.is_ascii_digit()) && *n <= ustar::MAX_OCTAL_11)
         .ok_or_else(|| {
             Error::Usage(format!(
-                "{SOURCE_DATE_EPOCH}={text:?} is not a number of seconds since the epoch between 0 and {}",
+                "{SOURCE_DATE_EPOCH}=`{}` is not a whole number of seconds since the epoch between \
+                 0 and {}; unset it, or set it to e.g. `SOURCE_DATE_EPOCH=$(git log -1 \
+                 --format=%ct)`",
+                crate::error::escape_controls(&text),
                 ustar::MAX_OCTAL_11
             ))
         })
+}
+
+/// `--out` must be a directory or not exist yet (it is then created); a file there is a usage
+/// error found before anything is read or written.
+fn check_out_dir(out: &Path) -> Result<()> {
+    match fs::metadata(out) {
+        Ok(meta) if !meta.is_dir() => Err(Error::bad_path(
+            out,
+            format!(
+                "is not a directory; --out names the directory the asset and SHA256SUMS are \
+                 written to (it is created if missing), e.g. `--out {}`",
+                if out == Path::new("dist") {
+                    "release-out"
+                } else {
+                    "dist"
+                }
+            ),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// CONFORMANCE_VERSION read straight from disk, if it is SemVer.

@@ -49,6 +49,20 @@ pub enum PathError {
     NotPlain,
 }
 
+impl std::fmt::Display for PathError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            PathError::TooLong => {
+                "the path is too long (a ustar header holds a name of at most 100 bytes, after a \
+                 directory prefix of at most 155 bytes)"
+            }
+            PathError::NotPlain => {
+                "the path is not a plain relative path (empty, absolute, `.`, `..` or NUL)"
+            }
+        })
+    }
+}
+
 /// Splits `path` (directories with their trailing `/`) into ustar `(prefix, name)`, exactly as
 /// GNU tar's `split_long_name` does: the longest prefix of at most 155 bytes that ends just before
 /// a `/` (a directory's trailing `/` never counts as the split point).
@@ -218,11 +232,7 @@ impl<W: Write> TarWriter<W> {
 }
 
 fn path_error(path: &str) -> impl Fn(PathError) -> io::Error + '_ {
-    move |e| {
-        io::Error::other(format!(
-            "{path}: cannot be stored in a ustar header ({e:?})"
-        ))
-    }
+    move |e| io::Error::other(format!("{path}: cannot be stored in a ustar header: {e}"))
 }
 
 struct Counter<'a, W: Write> {

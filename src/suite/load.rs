@@ -150,7 +150,10 @@ impl Suite {
         self.manifest().ok_or_else(|| {
             Error::bad_path(
                 self.root.join(MANIFEST),
-                "is missing or is not valid JSON; run `bqsuite validate` for details",
+                format!(
+                    "is missing or is not valid JSON; run `bqsuite validate {}` for details",
+                    self.root.display()
+                ),
             )
         })
     }

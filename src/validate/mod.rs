@@ -8,6 +8,7 @@
 mod evaluator;
 mod files;
 mod manifest;
+mod names;
 mod pointers;
 pub mod references;
 pub mod schemas;
@@ -30,6 +31,7 @@ pub fn validate(root: &Path) -> Result<Report> {
 pub fn validate_suite(suite: &Suite, subject: &str) -> Report {
     let mut out: Vec<Diagnostic> = suite.problems.clone();
     files::check(suite, &mut out);
+    names::check(suite, &mut out);
     if let Some(manifest) = suite.manifest() {
         let index = CaseIndex::new(manifest);
         manifest::check(suite, manifest, &index, &mut out);

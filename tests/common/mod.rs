@@ -81,12 +81,39 @@ impl SuiteCopy {
     }
 }
 
+/// Environment variables that change what bqsuite prints (GitHub Actions, colour) or where it
+/// connects (proxies): the tests run the binary without them, wherever they run.
+pub const AMBIENT_ENV: &[&str] = &[
+    "SOURCE_DATE_EPOCH",
+    "GITHUB_ACTIONS",
+    "GITHUB_STEP_SUMMARY",
+    "GITHUB_WORKSPACE",
+    "NO_COLOR",
+    "CLICOLOR",
+    "CLICOLOR_FORCE",
+    "BQ_CONFORMANCE_BASE_URL",
+    "HTTP_PROXY",
+    "http_proxy",
+    "HTTPS_PROXY",
+    "https_proxy",
+    "ALL_PROXY",
+    "all_proxy",
+];
+
+/// A `bqsuite` command without the ambient environment of [`AMBIENT_ENV`].
+pub fn command() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_bqsuite"));
+    for name in AMBIENT_ENV {
+        cmd.env_remove(name);
+    }
+    cmd
+}
+
 /// Runs `bqsuite` with `args` in `cwd`.
 pub fn bqsuite_in(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bqsuite"))
+    command()
         .args(args)
         .current_dir(cwd)
-        .env_remove("SOURCE_DATE_EPOCH")
         .output()
         .expect("run bqsuite")
 }
