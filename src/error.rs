@@ -163,22 +163,9 @@ pub fn shown_path(path: &Path) -> String {
     escape_controls(&path.display().to_string())
 }
 
-/// `text` with every control character (newlines included) written as `\n`, `\t` or `\u{..}`.
+/// `text` with every control character (newlines included) escaped: see [`crate::shell::escape`].
 pub fn escape_controls(text: &str) -> String {
-    if !text.chars().any(char::is_control) {
-        return text.to_string();
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        match c {
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out
+    crate::shell::escape(text)
 }
 
 /// An I/O error in plain words: `no such file or directory`, `permission denied`... The operating

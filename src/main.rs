@@ -162,18 +162,9 @@ fn retry_help(command: &Command, e: &Error, args: &[OsString]) -> Option<String>
     ))
 }
 
-/// An argument as it can be pasted into a POSIX shell.
+/// One argument as a POSIX shell reads it (the one quoting rule of every pasteable command).
 fn shell_word(arg: &OsString) -> String {
-    let text = arg.to_string_lossy();
-    if !text.is_empty()
-        && text
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./=:@+,".contains(c))
-    {
-        text.into_owned()
-    } else {
-        format!("'{}'", text.replace('\'', "'\\''"))
-    }
+    bqsuite::shell::quote(&arg.to_string_lossy())
 }
 
 /// `SOURCE_DATE_EPOCH`, when set, must be usable by every command that writes a date (exit 2).

@@ -49,8 +49,9 @@ pub fn quote(arg: &str) -> String {
     format!("'{}'", arg.replace('\'', r"'\''"))
 }
 
-/// `text` with every control character (C0, DEL, C1) and the bidirectional controls written as
-/// `\u{..}` escapes, for showing a name taken from a file or the file system.
+/// `text` with every control character (C0, DEL, C1) and the bidirectional controls escaped —
+/// `\n`, `\r`, `\t`, else `\u{..}` — for showing a name taken from a file or the file system, so a
+/// hostile name cannot rewrite the terminal or forge a log line.
 pub fn escape(text: &str) -> String {
     let bidi = |c: char| matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
     if !text.chars().any(|c| c.is_control() || bidi(c)) {
@@ -58,10 +59,14 @@ pub fn escape(text: &str) -> String {
     }
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
-        if c.is_control() || bidi(c) {
-            let _ = write!(out, "\\u{{{:x}}}", c as u32);
-        } else {
-            out.push(c);
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() || bidi(c) => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c => out.push(c),
         }
     }
     out

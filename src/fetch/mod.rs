@@ -303,11 +303,9 @@ impl Run<'_> {
             .diagnostics
             .extend(comparison.findings.into_iter().map(|mut d| {
                 if d.code.starts_with("drift-") {
-                    d.help = Some(
-                        "re-vendor the copy from the release with the `fix:` command at the end \
-                         (`bqsuite fetch --update`)"
-                            .into(),
-                    );
+                    d.help = Some(format!(
+                        "`{fix}` re-vendors the copy from the release, keeping the SDK's own files"
+                    ));
                 }
                 d
             }));

@@ -305,8 +305,18 @@ pub fn sync(options: &Options) -> Result<Outcome> {
         .iter()
         .any(|r| matches!(r.status, Status::Drift | Status::NotVendored));
     if options.check && drifted {
-        outcome.fix = Some(shell::command(&options.fix_args()));
+        let fix = shell::command(&options.fix_args());
+        // Each drifted file's finding names the fix too: an annotation on the file is read
+        // without the report around it.
+        for d in &mut report.diagnostics {
+            if d.code.starts_with("drift-") || d.code == "sync-not-vendored" {
+                d.help = Some(format!("`{fix}` re-vendors every drifted copy"));
+            }
+        }
+        outcome.fix = Some(fix);
     }
+    // Findings name files relative to the workspace.
+    report.root = Some(workspace.clone());
     report.data = render::json_data(&outcome, &results);
     report.summary = render::summary_lines(&outcome, &results, refused);
     outcome.report = report;
@@ -539,7 +549,6 @@ fn check_target(
         };
         if let Some(change) = change {
             r.files.push((d.file.clone(), change));
-            d.help = Some("re-vendor the copy with the command in the summary".into());
         }
         d.file = format!("{}/{}", target.path, d.file);
         r.findings.push(d);
