@@ -1,6 +1,7 @@
 //! The local side of a comparison: what an entry of the vendored directory is, and whether a
 //! local file holds exactly the expected bytes (read in chunks, never whole).
 
+use std::collections::HashMap;
 use std::fs;
 use std::io::{self, Read};
 use std::path::Path;
@@ -19,7 +20,50 @@ pub(super) enum Local {
     Special,
 }
 
+/// A file's size when it is not known yet (a directory listing gives the kind, not the size).
+pub(super) const UNKNOWN_SIZE: u64 = u64::MAX;
+
 impl Local {
+    /// The kind of a directory entry from the listing alone (no `stat` where the platform tells
+    /// the type); a file's size is [`UNKNOWN_SIZE`].
+    pub(super) fn of_entry(entry: &fs::DirEntry) -> Result<Local> {
+        let kind = entry
+            .file_type()
+            .map_err(|e| Error::io("read", entry.path(), e))?;
+        Ok(if kind.is_symlink() {
+            Local::Link
+        } else if kind.is_file() {
+            Local::File(UNKNOWN_SIZE)
+        } else if kind.is_dir() {
+            Local::Dir
+        } else {
+            Local::Special
+        })
+    }
+
+    /// The entries of directory `path` (none when it is missing or not a directory).
+    pub(super) fn listing(path: &Path) -> Result<HashMap<String, Local>> {
+        let entries = match fs::read_dir(path) {
+            Ok(entries) => entries,
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+                ) =>
+            {
+                return Ok(HashMap::new());
+            }
+            Err(e) => return Err(Error::io("read", path, e)),
+        };
+        let mut out = HashMap::new();
+        for entry in entries {
+            let entry = entry.map_err(|e| Error::io("read", path, e))?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            out.insert(name, Local::of_entry(&entry)?);
+        }
+        Ok(out)
+    }
+
     pub(super) fn of(path: &Path) -> Result<Local> {
         match fs::symlink_metadata(path) {
             Ok(m) if m.file_type().is_symlink() => Ok(Local::Link),
@@ -122,4 +166,42 @@ fn read_full(reader: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
         }
     }
     Ok(filled)
+}
+
+/// Compares a small expected file (`size` ≤ the chunk size, read whole from `content`) with the
+/// regular file at `path` without a `stat`: one open, one read of up to `size + 1` bytes (a
+/// regular file reads short only at its end), one close. `Ok(None)` when equal, else the local
+/// size. Reads `content` to its end whatever the outcome.
+pub(super) fn small_file_differs(
+    content: &mut dyn Read,
+    size: u64,
+    path: &Path,
+    rel: &str,
+) -> std::result::Result<Option<u64>, Fault> {
+    let len = usize::try_from(size).unwrap_or(usize::MAX);
+    let mut expected = vec![0u8; len];
+    let got = read_full(content, &mut expected).map_err(|e| read_fault(e, rel))?;
+    let failed = |e| Fault::Failed(Error::io("read", path, e));
+    let mut file = fs::File::open(path).map_err(failed)?;
+    let mut actual = vec![0u8; len + 1];
+    let mut filled = 0;
+    loop {
+        let want = actual.len() - filled;
+        let n = match file.read(&mut actual[filled..]) {
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(failed(e)),
+        };
+        filled += n;
+        // Zero bytes, a full buffer (longer than expected), or a short read at the expected
+        // length (the end of a regular file) settle it.
+        if n == 0 || filled == actual.len() || (n < want && filled == len) {
+            break;
+        }
+    }
+    if got == len && filled == len && actual[..len] == expected[..] {
+        return Ok(None);
+    }
+    let local = file.metadata().map_err(failed)?.len();
+    Ok(Some(local))
 }

@@ -23,7 +23,10 @@ use crate::error::{Error, Result};
 use crate::suite::load::{VENDORED_DIRS, VENDORED_FILES, is_vendored};
 
 mod local;
-use local::{Local, read_fault, same_as_file, stream_equal, too_large_for_diff};
+use local::{
+    Local, UNKNOWN_SIZE, read_fault, same_as_file, small_file_differs, stream_equal,
+    too_large_for_diff,
+};
 
 /// Largest file (either side) a unified diff is made of.
 pub const MAX_DIFF_BYTES: u64 = 1024 * 1024;
@@ -147,6 +150,8 @@ pub struct Comparer {
     expected_dirs: BTreeSet<String>,
     /// Ancestors already looked at: `true` when usable as a directory.
     ancestors: HashMap<String, bool>,
+    /// Directory listings read so far (relative directory → entry name → kind).
+    listings: HashMap<String, HashMap<String, Local>>,
     matched: usize,
 }
 
@@ -169,12 +174,26 @@ impl Comparer {
             expected_files: BTreeSet::new(),
             expected_dirs: BTreeSet::new(),
             ancestors: HashMap::new(),
+            listings: HashMap::new(),
             matched: 0,
         })
     }
 
     fn label(&self) -> &str {
         &self.options.expected_label
+    }
+
+    /// What `rel` is, from its directory's listing (read once per directory).
+    fn kind(&mut self, rel: &str) -> std::result::Result<Local, Fault> {
+        let (parent, name) = rel.rsplit_once('/').unwrap_or(("", rel));
+        if !self.listings.contains_key(parent) {
+            let listing = Local::listing(&self.dir.join(parent)).map_err(Fault::Failed)?;
+            self.listings.insert(parent.to_string(), listing);
+        }
+        Ok(self.listings[parent]
+            .get(name)
+            .copied()
+            .unwrap_or(Local::Missing))
     }
 
     /// Records the ancestors of `rel` as expected directories; returns false when one of them is
@@ -243,7 +262,18 @@ impl Comparer {
             return Ok(());
         }
         let path = self.dir.join(rel);
-        let local = Local::of(&path).map_err(Fault::Failed)?;
+        let mut local = self.kind(rel)?;
+        if local == Local::File(UNKNOWN_SIZE) {
+            // The common case, a small file without --diff: compared without a stat.
+            if !self.options.diff && size <= CHUNK as u64 {
+                match small_file_differs(content, size, &path, rel)? {
+                    None => self.matched += 1,
+                    Some(local_size) => self.changed(rel, &label, local_size, size, None),
+                }
+                return Ok(());
+            }
+            local = Local::of(&path).map_err(Fault::Failed)?;
+        }
         match local {
             Local::Missing => self.missing(rel, &label),
             Local::File(local_size) => {
@@ -269,21 +299,7 @@ impl Comparer {
                 };
                 match outcome {
                     None => self.matched += 1,
-                    Some(detail) => {
-                        let mut d = Diagnostic::error(
-                            "drift-changed",
-                            rel,
-                            format!(
-                                "`{rel}` differs from {label} ({local_size} bytes here, {size} \
-                                 in {label})"
-                            ),
-                        )
-                        .help("re-vendor the file from the release");
-                        if let Some(detail) = detail {
-                            d = d.detail(detail);
-                        }
-                        self.findings.push(d);
-                    }
+                    Some(detail) => self.changed(rel, &label, local_size, size, detail),
                 }
             }
             other => self.findings.push(
@@ -311,6 +327,26 @@ impl Comparer {
                     .any(|d| d.code == "drift-type" && d.file == ancestor)
             }
         })
+    }
+
+    fn changed(
+        &mut self,
+        rel: &str,
+        label: &str,
+        local_size: u64,
+        size: u64,
+        detail: Option<String>,
+    ) {
+        let mut d = Diagnostic::error(
+            "drift-changed",
+            rel,
+            format!("`{rel}` differs from {label} ({local_size} bytes here, {size} in {label})"),
+        )
+        .help("re-vendor the file from the release");
+        if let Some(detail) = detail {
+            d = d.detail(detail);
+        }
+        self.findings.push(d);
     }
 
     fn missing(&mut self, rel: &str, label: &str) {
@@ -570,6 +606,46 @@ mod tests {
             "{diff}"
         );
         assert!(!c.is_clean());
+    }
+
+    #[test]
+    fn without_diff_a_longer_or_shorter_file_with_the_same_start_is_changed() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        fs::create_dir_all(d.join("fixtures")).unwrap();
+        fs::write(d.join("fixtures/same.json"), "{\"a\": 1}").unwrap();
+        fs::write(d.join("fixtures/longer.json"), "{\"a\": 1}\n").unwrap();
+        fs::write(d.join("fixtures/shorter.json"), "{\"a\"").unwrap();
+        fs::write(d.join("fixtures/empty.json"), "").unwrap();
+        let expected = map(&[
+            ("fixtures/same.json", "{\"a\": 1}"),
+            ("fixtures/longer.json", "{\"a\": 1}"),
+            ("fixtures/shorter.json", "{\"a\": 1}"),
+            ("fixtures/empty.json", ""),
+        ]);
+        let plain = CompareOptions {
+            diff: false,
+            expected_label: "release 1.0.0".into(),
+        };
+        let c = compare_files(&expected, d, &plain).unwrap();
+        let changed: Vec<(&str, &str)> = c
+            .findings
+            .iter()
+            .map(|f| (f.code, f.file.as_str()))
+            .collect();
+        assert_eq!(
+            changed,
+            [
+                ("drift-changed", "fixtures/longer.json"),
+                ("drift-changed", "fixtures/shorter.json")
+            ]
+        );
+        assert!(
+            c.findings[0].message.contains("9 bytes here, 8 in"),
+            "{}",
+            c.findings[0].message
+        );
+        assert_eq!(c.matched, 2);
     }
 
     #[cfg(unix)]
