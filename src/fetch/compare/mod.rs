@@ -12,7 +12,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fs;
-use std::io::{self, Read};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -402,17 +402,16 @@ impl Comparer {
     /// missing. Returns the findings sorted by file.
     pub fn finish(mut self) -> Result<Comparison> {
         let label = self.label().to_string();
-        let mut top: Vec<_> = fs::read_dir(&self.dir)
-            .map_err(|e| Error::io("read", &self.dir, e))?
-            .collect::<io::Result<Vec<_>>>()
-            .map_err(|e| Error::io("read", &self.dir, e))?;
-        top.sort_by_key(|e| e.file_name());
+        // The top-level listing: the one already read for the top-level files, if any.
+        let listing = match self.listings.remove("") {
+            Some(listing) => listing,
+            None => Local::listing(&self.dir)?,
+        };
+        let mut top: Vec<(String, Local)> = listing.into_iter().collect();
+        top.sort_by(|a, b| a.0.cmp(&b.0));
         let mut extras: Vec<(String, bool)> = Vec::new();
-        for entry in top {
-            let name_os = entry.file_name();
-            let name = name_os.to_string_lossy().into_owned();
-            let path = entry.path();
-            let local = Local::of(&path)?;
+        for (name, local) in top {
+            let path = self.dir.join(&name);
             if name == LICENSE_FILE {
                 continue;
             }
