@@ -834,6 +834,30 @@ fn a_404_says_the_version_is_not_released() {
 }
 
 #[test]
+fn a_flat_http_mirror_without_the_version_says_it_is_not_released() {
+    // SHA256SUMS is served (it lists another version only); the asset of 9.9.9 is a 404.
+    let server = Server::start(|r, _| {
+        if r.path.ends_with("SHA256SUMS") {
+            Reply::ok(
+                format!("{}  babelqueue-conformance-1.0.0.tar.gz\n", "a".repeat(64)).as_bytes(),
+            )
+        } else {
+            Reply::status(404)
+        }
+    });
+    let work = tempfile::tempdir().unwrap();
+    let dest = work.path().join("dest");
+    let (code, doc, stderr) = fetch_json(&server.base, &["9.9.9", dest.to_str().unwrap()]);
+    assert_eq!(code, 2, "{doc:#}");
+    assert_eq!(doc["error"]["kind"], "not-released", "{doc:#}");
+    assert!(
+        stderr.contains("version 9.9.9 is not released at"),
+        "{stderr}"
+    );
+    assert_eq!(fs::read_dir(work.path()).unwrap().count(), 0);
+}
+
+#[test]
 fn server_errors_and_throttling_are_retried() {
     let asset = control();
     let served = asset.clone();

@@ -138,7 +138,7 @@ pub fn fetch_with_progress(
             hash,
             source: "--sha256".into(),
         },
-        None => match read_sums(&mut fetcher, &sums, version, &name) {
+        None => match read_sums(&mut fetcher, &sums, &run.asset, version, &name) {
             Ok(hash) => Expected {
                 hash,
                 source: format!("{SUMS_FILE} at {}", sums.shown()),
@@ -532,13 +532,14 @@ fn prepare_dest(dest: &Path) -> Result<PathBuf> {
 fn read_sums(
     fetcher: &mut Fetcher,
     sums: &Location,
+    asset: &Location,
     version: &str,
     name: &str,
 ) -> std::result::Result<String, Fault> {
     let shown = sums.shown();
-    let opened = fetcher.open(sums, version, u64::MAX)?;
     let mut bytes = Vec::new();
-    opened
+    fetcher
+        .open(sums, version, u64::MAX)?
         .reader
         .take(MAX_SUMS_BYTES + 1)
         .read_to_end(&mut bytes)
@@ -558,7 +559,16 @@ fn read_sums(
     let text = String::from_utf8(bytes).map_err(|_| missing(format!("{shown} is not text")))?;
     match sums_lookup(&text, name) {
         SumsEntry::Hash(hash) => Ok(hash),
-        SumsEntry::Missing => Err(missing(format!("{shown} has no line for {name}"))),
+        SumsEntry::Missing => {
+            // A flat mirror's SHA256SUMS may list other versions only: when the asset itself is
+            // not there either, the version is not released (exit 2), not a checksum problem.
+            if let Err(Fault::Failed(e)) = fetcher.open(asset, version, u64::MAX).map(drop)
+                && e.kind() == "not-released"
+            {
+                return Err(Fault::Failed(e));
+            }
+            Err(missing(format!("{shown} has no line for {name}")))
+        }
         SumsEntry::Ambiguous(hashes) => Err(Fault::Refused(Box::new(
             Diagnostic::error(
                 "checksum-ambiguous",
