@@ -2,12 +2,20 @@
 //! release` writes and refuses everything else, naming the entry and the rule.
 //!
 //! What release writes, and so the only thing accepted here: one gzip member (nothing after it)
-//! holding a tar stream of ustar headers; every entry is a regular file or a directory under the
-//! single root directory `babelqueue-conformance-<version>/`; the stream ends with two zero blocks
-//! (zero padding after them is tolerated, up to a cap). PAX extended headers and GNU long names are
-//! read only so that the path they carry is the one checked (a tool that honours them would use
-//! it); a PAX `linkpath`, a sparse entry, a global PAX header or a PAX `size` that disagrees with
-//! the header is refused.
+//! holding a tar stream of POSIX ustar headers; every entry is a regular file or a directory under
+//! the single root directory `babelqueue-conformance-<version>/`; the stream ends with two zero
+//! blocks (zero padding after them is tolerated, up to a cap).
+//!
+//! Every header must be byte for byte the header `release` writes for its path, kind, size and
+//! mtime ([`crate::release::ustar::header`]): magic `ustar\0` and version `00`; typeflag `0` or
+//! `5`; mode `0000644\0` or `0000755\0`; uid, gid, devmajor, devminor `0000000\0`; size and
+//! mtime as 11 octal digits and a NUL (no leading NUL or space, no base-256); the checksum as 6
+//! octal digits, NUL, space; empty link name, user and group names; the ustar prefix only as
+//! release splits a path longer than 100 bytes; and one mtime for every entry. PAX extended
+//! headers (`x`, `g`) and GNU extensions (`L`, `K`, the old GNU magic) are refused: release never
+//! writes them, and tools that honour them would read another path or size than the one checked
+//! here (`archive-extension-header`, `archive-noncanonical`). So what is verified is what every
+//! tar reader extracts.
 //!
 //! Nothing is written here: entries are handed to a [`Sink`] after they passed every check that
 //! can be made before their content is read, and [`verify`] returns only when the whole stream —
@@ -35,9 +43,8 @@ pub const CODES: &[&str] = &[
     "archive-special",
     "archive-unknown-type",
     "archive-sparse",
-    "archive-global-pax",
-    "archive-pax-linkpath",
-    "archive-pax-size-mismatch",
+    "archive-extension-header",
+    "archive-noncanonical",
     "archive-absolute-path",
     "archive-dotdot",
     "archive-bad-path",
@@ -75,8 +82,6 @@ pub struct Limits {
     pub max_padding_bytes: u64,
 }
 
-/// Largest PAX extended header read.
-const MAX_PAX_BYTES: u64 = 64 * 1024;
 /// Longest gzip header file name or comment.
 const MAX_GZIP_STRING: usize = 1024;
 /// Deepest entry path (components, root included).
@@ -241,6 +246,7 @@ pub fn verify<R: BufRead>(
         names_bytes: 0,
         seen_root: false,
         version_text: None,
+        mtime: None,
     };
     walker.walk(sink)?;
     walker.finish()
@@ -556,48 +562,6 @@ impl Paths {
     }
 }
 
-/// A pending PAX extended header, as far as it matters here.
-#[derive(Default)]
-struct Pax {
-    path: Option<Vec<u8>>,
-    size: Option<Vec<u8>>,
-    linkpath: bool,
-    sparse: bool,
-}
-
-fn parse_pax(data: &[u8]) -> Result<Pax, Fault> {
-    let bad = || corrupt("a PAX extended header is malformed");
-    let mut pax = Pax::default();
-    let mut rest = data;
-    while !rest.is_empty() {
-        let space = rest.iter().position(|&b| b == b' ').ok_or_else(bad)?;
-        let len_text = std::str::from_utf8(&rest[..space]).map_err(|_| bad())?;
-        if len_text.is_empty() || !len_text.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(bad());
-        }
-        let len: usize = len_text.parse().map_err(|_| bad())?;
-        if len <= space + 1 || len > rest.len() || rest[len - 1] != b'\n' {
-            return Err(bad());
-        }
-        let record = &rest[space + 1..len - 1];
-        let eq = record.iter().position(|&b| b == b'=').ok_or_else(bad)?;
-        let (key, value) = (&record[..eq], &record[eq + 1..]);
-        if key.is_empty() {
-            return Err(bad());
-        }
-        match key {
-            b"path" => pax.path = Some(value.to_vec()),
-            b"size" => pax.size = Some(value.to_vec()),
-            b"linkpath" => pax.linkpath = true,
-            _ if key.starts_with(b"GNU.sparse.") => pax.sparse = true,
-            // Times, owners, charsets, comments, xattrs: never applied, so harmless.
-            _ => {}
-        }
-        rest = &rest[len..];
-    }
-    Ok(pax)
-}
-
 /// A tar numeric field: octal digits, optionally space-padded and NUL/space-terminated.
 fn octal(field: &[u8]) -> Option<u64> {
     let start = field.iter().position(|&b| b != b' ')?;
@@ -622,6 +586,82 @@ fn octal(field: &[u8]) -> Option<u64> {
     Some(value)
 }
 
+/// A numeric field exactly as release writes it: octal digits filling all but the last byte,
+/// then a NUL. Anything else (a leading NUL or space, a space terminator, base-256) is `None`.
+fn canonical_octal(field: &[u8]) -> Option<u64> {
+    let (digits, end) = field.split_at(field.len() - 1);
+    if end != [0] || digits.is_empty() || !digits.iter().all(|b| (b'0'..=b'7').contains(b)) {
+        return None;
+    }
+    digits.iter().try_fold(0u64, |v, &b| {
+        v.checked_mul(8)?.checked_add(u64::from(b - b'0'))
+    })
+}
+
+fn noncanonical(shown: &str, why: &str) -> Fault {
+    Fault::refuse_help(
+        "archive-noncanonical",
+        shown,
+        format!("entry `{shown}`: {why}"),
+        "only the exact header shape `bqsuite release` writes is accepted, so that every tar \
+         reader extracts what was verified; rebuild the asset with `bqsuite release`",
+    )
+}
+
+/// The header must be byte for byte the one `release` writes for this entry; the first field
+/// that differs is named.
+fn canonical_header(
+    header: &[u8; BLOCK],
+    path: &[u8],
+    is_dir: bool,
+    size: u64,
+    mtime: u64,
+    shown: &str,
+) -> Result<(), Fault> {
+    use crate::release::ustar::{Kind, MAX_OCTAL_11, header as release_header};
+    let kind = if is_dir { Kind::Dir } else { Kind::File };
+    let path = if is_dir && !path.ends_with(b"/") {
+        [path, b"/"].concat()
+    } else {
+        path.to_vec()
+    };
+    if size > MAX_OCTAL_11 || mtime > MAX_OCTAL_11 {
+        return Err(noncanonical(shown, "its size or mtime is out of range"));
+    }
+    let expected = release_header(&path, kind, size, mtime)
+        .map_err(|_| noncanonical(shown, "its path cannot be stored the way release stores it"))?;
+    let expected = expected.as_bytes();
+    const FIELDS: [(&str, usize, usize); 17] = [
+        ("name", 0, 100),
+        ("mode", 100, 108),
+        ("uid", 108, 116),
+        ("gid", 116, 124),
+        ("size", 124, 136),
+        ("mtime", 136, 148),
+        ("checksum", 148, 156),
+        ("typeflag", 156, 157),
+        ("linkname", 157, 257),
+        ("magic", 257, 263),
+        ("version", 263, 265),
+        ("uname", 265, 297),
+        ("gname", 297, 329),
+        ("devmajor", 329, 337),
+        ("devminor", 337, 345),
+        ("prefix", 345, 500),
+        ("padding", 500, 512),
+    ];
+    match FIELDS
+        .iter()
+        .find(|(_, a, b)| header[*a..*b] != expected[*a..*b])
+    {
+        None => Ok(()),
+        Some((field, _, _)) => Err(noncanonical(
+            shown,
+            &format!("its {field} field is not what release writes"),
+        )),
+    }
+}
+
 fn field_str(field: &[u8]) -> &[u8] {
     let end = field.iter().position(|&b| b == 0).unwrap_or(field.len());
     &field[..end]
@@ -639,6 +679,8 @@ struct Walker<'a, R> {
     names_bytes: u64,
     seen_root: bool,
     version_text: Option<Vec<u8>>,
+    /// The first entry's mtime: every entry of a release has the same one.
+    mtime: Option<u64>,
 }
 
 /// Reads one regular file's content from the tar stream, never past its end.
@@ -717,34 +759,7 @@ impl<R: BufRead> Walker<'_, R> {
         Ok(())
     }
 
-    /// Reads the data of an extended header (PAX or GNU long name), bounded by `cap`.
-    fn ext_data(&mut self, size: u64, cap: u64, what: &str) -> Result<Vec<u8>, Fault> {
-        if size > cap {
-            return Err(Fault::refuse(
-                "archive-entry-too-large",
-                "",
-                format!("a {what} of {size} bytes (the cap is {cap})"),
-            ));
-        }
-        let mut data = vec![0u8; size as usize];
-        let mut filled = 0;
-        while filled < data.len() {
-            let n = self
-                .gz
-                .read(&mut data[filled..])
-                .map_err(|e| below(e, what))?;
-            if n == 0 {
-                return Err(truncated(format!("the tar stream ends inside a {what}")));
-            }
-            filled += n;
-        }
-        self.skip_padding(size)?;
-        Ok(data)
-    }
-
     fn walk(&mut self, sink: &mut dyn Sink) -> Result<(), Fault> {
-        let mut pax: Option<Pax> = None;
-        let mut long_name: Option<Vec<u8>> = None;
         loop {
             let Some(header) = self.block("a tar header")? else {
                 return Err(truncated(
@@ -752,11 +767,6 @@ impl<R: BufRead> Walker<'_, R> {
                 ));
             };
             if header.iter().all(|&b| b == 0) {
-                if pax.is_some() || long_name.is_some() {
-                    return Err(corrupt(
-                        "an extended header is followed by the end of the archive",
-                    ));
-                }
                 return self.end_of_archive();
             }
             let stored = octal(&header[148..156])
@@ -771,99 +781,42 @@ impl<R: BufRead> Walker<'_, R> {
                     "a tar header's checksum does not match (stored {stored}, computed {sum})"
                 )));
             }
-            let ustar = match &header[257..265] {
-                b"ustar\x0000" => true,
-                b"ustar  \x00" => false,
-                _ => return Err(corrupt("a tar header is not a ustar header")),
-            };
-            let size = octal(&header[124..136])
-                .ok_or_else(|| corrupt("a tar header's size field is not an octal number"))?;
             let typeflag = header[156];
-            match typeflag {
-                b'x' => {
-                    if pax.is_some() {
-                        return Err(corrupt("two PAX extended headers in a row"));
-                    }
-                    let data = self.ext_data(size, MAX_PAX_BYTES, "PAX extended header")?;
-                    pax = Some(parse_pax(&data)?);
-                    continue;
-                }
-                b'L' => {
-                    if long_name.is_some() {
-                        return Err(corrupt("two GNU long-name headers in a row"));
-                    }
-                    let mut data = self.ext_data(
-                        size,
-                        self.limits.max_path_bytes as u64 + 1,
-                        "GNU long-name header",
-                    )?;
-                    while data.last() == Some(&0) {
-                        data.pop();
-                    }
-                    long_name = Some(data);
-                    continue;
-                }
-                _ => {}
-            }
-            let ext = pax.take().unwrap_or_default();
-            let long = long_name.take();
-            let path_bytes = match (&ext.path, long) {
-                (Some(_), Some(_)) => {
-                    return Err(corrupt("an entry has both a PAX path and a GNU long name"));
-                }
-                (Some(p), None) => p.clone(),
-                (None, Some(l)) => l,
-                (None, None) => {
-                    let name = field_str(&header[0..100]);
-                    let prefix = if ustar {
-                        field_str(&header[345..500])
-                    } else {
-                        &[]
-                    };
-                    if prefix.is_empty() {
-                        name.to_vec()
-                    } else {
-                        [prefix, b"/", name].concat()
-                    }
-                }
+            let name = field_str(&header[0..100]);
+            let prefix = field_str(&header[345..500]);
+            let path_bytes = if prefix.is_empty() {
+                name.to_vec()
+            } else {
+                [prefix, b"/", name].concat()
             };
             let shown = show_path(&path_bytes);
             self.check_type(typeflag, &shown, &header)?;
-            if ext.linkpath {
-                return Err(Fault::refuse_help(
-                    "archive-pax-linkpath",
+            if &header[257..265] != b"ustar\x0000" {
+                return Err(noncanonical(
                     &shown,
-                    format!("entry `{shown}` carries a PAX `linkpath` (a link target)"),
-                    "the asset holds no links",
+                    "its header is not POSIX ustar (magic `ustar\\0`, version `00`): an old GNU \
+                     or v7 header, which tools read differently",
                 ));
             }
-            if ext.sparse {
-                return Err(Fault::refuse(
-                    "archive-sparse",
-                    &shown,
-                    format!("entry `{shown}` is a GNU sparse file (PAX GNU.sparse.* records)"),
-                ));
-            }
-            if let Some(pax_size) = &ext.size {
-                let parsed = std::str::from_utf8(pax_size)
-                    .ok()
-                    .filter(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
-                    .and_then(|s| s.parse::<u64>().ok());
-                if parsed != Some(size) {
-                    return Err(Fault::refuse_help(
-                        "archive-pax-size-mismatch",
+            let size = canonical_octal(&header[124..136]).ok_or_else(|| {
+                noncanonical(&shown, "its size field is not 11 octal digits and a NUL")
+            })?;
+            let mtime = canonical_octal(&header[136..148]).ok_or_else(|| {
+                noncanonical(&shown, "its mtime field is not 11 octal digits and a NUL")
+            })?;
+            match self.mtime {
+                None => self.mtime = Some(mtime),
+                Some(first) if first != mtime => {
+                    return Err(noncanonical(
                         &shown,
-                        format!(
-                            "entry `{shown}`: its PAX size `{}` disagrees with its header's \
-                             size {size}",
-                            show_path(pax_size)
-                        ),
-                        "tools would disagree on where the entry ends",
+                        "its mtime differs from the first entry's (a release has one mtime)",
                     ));
                 }
+                Some(_) => {}
             }
             let is_dir = typeflag == b'5';
             let rel = self.check_path(&path_bytes, &shown, is_dir)?;
+            canonical_header(&header, &path_bytes, is_dir, size, mtime, &shown)?;
             self.entries += 1;
             if self.entries > self.limits.max_entries {
                 return Err(Fault::refuse(
@@ -999,14 +952,18 @@ impl<R: BufRead> Walker<'_, R> {
             b'3' => refuse("archive-special", "a character device".into()),
             b'4' => refuse("archive-special", "a block device".into()),
             b'6' => refuse("archive-special", "a FIFO (named pipe)".into()),
-            b'K' => refuse(
-                "archive-pax-linkpath",
-                "a GNU long link name (a link target)".into(),
-            ),
             b'S' => refuse("archive-sparse", "a GNU sparse file".into()),
-            b'g' => refuse(
-                "archive-global-pax",
-                "a global PAX header (it would change every later entry)".into(),
+            b'x' | b'g' => refuse(
+                "archive-extension-header",
+                "a PAX extended header (release writes none; tools that honour it would read \
+                 another path or size than the header's)"
+                    .into(),
+            ),
+            b'L' | b'K' => refuse(
+                "archive-extension-header",
+                "a GNU long-name header (release writes none; tools that honour it would read \
+                 another name than the header's)"
+                    .into(),
             ),
             other => refuse(
                 "archive-unknown-type",
@@ -1232,15 +1189,17 @@ mod tests {
     }
 
     #[test]
-    fn pax_records() {
-        let pax = parse_pax(b"16 path=a/b/c.j\n11 size=12\n").unwrap();
-        assert_eq!(pax.path.as_deref(), Some(&b"a/b/c.j"[..]));
-        assert_eq!(pax.size.as_deref(), Some(&b"12"[..]));
-        assert!(parse_pax(b"99 path=x\n").is_err());
-        assert!(parse_pax(b"path=x\n").is_err());
-        assert!(parse_pax(b"5 =x\n\n").is_err());
-        assert!(parse_pax(b"17 linkpath=/etc\n").unwrap().linkpath);
-        assert!(parse_pax(b"22 GNU.sparse.major=1\n").unwrap().sparse);
+    fn canonical_octal_fields() {
+        assert_eq!(canonical_octal(b"00000001000\0"), Some(512));
+        // The size-field differential: a leading NUL reads as 0 to some tools, 512 to GNU tar.
+        assert_eq!(canonical_octal(b"\x0000000001000"), None);
+        assert_eq!(canonical_octal(b" 0000001000\0"), None);
+        assert_eq!(canonical_octal(b"00000001000 "), None);
+        assert_eq!(
+            canonical_octal(&[0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0]),
+            None
+        );
+        assert_eq!(canonical_octal(b"00000001008\0"), None);
     }
 
     #[test]

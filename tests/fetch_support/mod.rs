@@ -55,6 +55,10 @@ pub struct Entry {
     pub size: Option<u64>,
     /// Added to the correct header checksum (to corrupt it).
     pub checksum_delta: i64,
+    /// The raw 12 bytes of the size field, instead of the canonical octal (a hostile header).
+    pub size_field: Option<Vec<u8>>,
+    /// The user name field (release leaves it empty).
+    pub uname: Vec<u8>,
 }
 
 impl Entry {
@@ -70,6 +74,8 @@ impl Entry {
             data: data.to_vec(),
             size: None,
             checksum_delta: 0,
+            size_field: None,
+            uname: Vec::new(),
         }
     }
 
@@ -103,13 +109,20 @@ impl Entry {
             &mut h[124..136],
             self.size.unwrap_or(self.data.len() as u64),
         );
+        if let Some(raw) = &self.size_field {
+            h[124..136].copy_from_slice(raw);
+        }
         octal(&mut h[136..148], self.mtime);
         h[156] = self.typeflag;
         put(&mut h[157..257], &self.linkname);
+        put(&mut h[265..297], &self.uname);
         match self.magic {
             Magic::Ustar => {
                 h[257..263].copy_from_slice(b"ustar\0");
                 h[263..265].copy_from_slice(b"00");
+                // devmajor and devminor as release writes them.
+                octal(&mut h[329..337], 0);
+                octal(&mut h[337..345], 0);
                 put(&mut h[345..500], &self.prefix);
             }
             Magic::Gnu => h[257..265].copy_from_slice(b"ustar  \0"),

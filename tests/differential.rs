@@ -1,0 +1,271 @@
+//! No parser differential: for every archive the verifier accepts, GNU tar and Python's tarfile
+//! (each when installed) list exactly the files and contents the verifier handed on. The
+//! archives are the control release, the real release of the bundled suite, the hostile shapes
+//! that once read differently elsewhere, and a few hundred single-byte header mutations with a
+//! recomputed checksum (deterministic).
+#![cfg(unix)]
+
+mod common;
+mod fetch_support;
+
+use std::collections::BTreeMap;
+use std::io::{BufReader, Read, Write};
+use std::process::{Command, Stdio};
+
+use bqsuite::archive::verify::{self, Fault, Limits, Sink};
+use fetch_support::*;
+
+/// Collects what the verifier hands on: file path (relative to the root) -> content.
+#[derive(Default)]
+struct Collect(BTreeMap<String, Vec<u8>>);
+
+impl Sink for Collect {
+    fn directory(&mut self, _rel: &str) -> Result<(), Fault> {
+        Ok(())
+    }
+    fn file(&mut self, rel: &str, _size: u64, content: &mut dyn Read) -> Result<(), Fault> {
+        let mut bytes = Vec::new();
+        content
+            .read_to_end(&mut bytes)
+            .map_err(|e| Fault::from_io(e, |_| unreachable!()))?;
+        self.0.insert(rel.to_string(), bytes);
+        Ok(())
+    }
+}
+
+fn accepted(asset: &[u8], version: &str) -> Option<BTreeMap<String, Vec<u8>>> {
+    let mut sink = Collect::default();
+    verify::verify(
+        BufReader::new(asset),
+        version,
+        &Limits::default(),
+        &mut sink,
+    )
+    .ok()
+    .map(|_| sink.0)
+}
+
+fn have(tool: &str) -> bool {
+    Command::new(tool)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Regular files as Python's tarfile sees them (PAX, GNU long names and prefixes honoured).
+fn python_listing(asset: &[u8], root: &str) -> BTreeMap<String, Vec<u8>> {
+    let script = r#"
+import sys, tarfile, io, json
+data = sys.stdin.buffer.read()
+out = {}
+with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as t:
+    for m in t.getmembers():
+        if m.isfile():
+            out[m.name] = t.extractfile(m).read().hex()
+        elif not m.isdir():
+            out[m.name] = "not-a-file:" + str(m.type)
+print(json.dumps(out))
+"#;
+    let mut child = Command::new("python3")
+        .args(["-c", script])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(asset).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let map: BTreeMap<String, String> =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|_| BTreeMap::new());
+    strip_root(map.into_iter().map(|(k, v)| (k, hex_decode(&v))), root)
+}
+
+/// Regular files as GNU tar extracts them.
+fn gnu_tar_listing(asset: &[u8], root: &str) -> BTreeMap<String, Vec<u8>> {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a.tar.gz");
+    std::fs::write(&file, asset).unwrap();
+    let out_dir = dir.path().join("x");
+    std::fs::create_dir(&out_dir).unwrap();
+    let _ = Command::new("tar")
+        .arg("-xzf")
+        .arg(&file)
+        .arg("-C")
+        .arg(&out_dir)
+        .stderr(Stdio::null())
+        .status();
+    let mut out = Vec::new();
+    for e in walkdir::WalkDir::new(&out_dir).min_depth(1) {
+        let e = e.unwrap();
+        let rel = e
+            .path()
+            .strip_prefix(&out_dir)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        if e.file_type().is_file() {
+            out.push((rel, std::fs::read(e.path()).unwrap()));
+        } else if !e.file_type().is_dir() {
+            out.push((rel, b"not-a-file".to_vec()));
+        }
+    }
+    strip_root(out.into_iter(), root)
+}
+
+fn strip_root(
+    entries: impl Iterator<Item = (String, Vec<u8>)>,
+    root: &str,
+) -> BTreeMap<String, Vec<u8>> {
+    entries
+        .map(|(k, v)| {
+            let rel = k
+                .strip_prefix(&format!("{root}/"))
+                .map(str::to_string)
+                .unwrap_or(format!("(outside the root) {k}"));
+            (rel, v)
+        })
+        .collect()
+}
+
+fn hex_decode(text: &str) -> Vec<u8> {
+    if let Some(rest) = text.strip_prefix("not-a-file:") {
+        return format!("not-a-file:{rest}").into_bytes();
+    }
+    (0..text.len() / 2)
+        .map(|i| u8::from_str_radix(&text[2 * i..2 * i + 2], 16).unwrap())
+        .collect()
+}
+
+/// The candidates: well-formed releases, the hostile shapes, and header mutations.
+fn candidates() -> Vec<(String, Vec<u8>)> {
+    let root = |rel: &str| format!("{ROOT}/{rel}");
+    let with = |extra: Vec<Entry>| {
+        let mut entries = release_entries(VERSION);
+        entries.extend(extra);
+        gz(&tar(&entries))
+    };
+    let mut out = vec![("control".to_string(), gz(&tar(&release_entries(VERSION))))];
+    let mut nul_size = file(&root("fixtures/evil.json"), b"");
+    nul_size.size_field = Some(b"\x0000000001000".to_vec());
+    out.push(("size-field-leading-nul".into(), with(vec![nul_size])));
+    let mut gnu_prefix = file(&root("fixtures/pre.json"), b"{}").magic(Magic::Gnu);
+    gnu_prefix.prefix = b"../../../../x".to_vec();
+    out.push(("gnu-magic-with-prefix".into(), with(vec![gnu_prefix])));
+    out.push((
+        "pax-path".into(),
+        with(vec![
+            pax(&[("path", b"../../evil.json")]),
+            file(&root("fixtures/innocent.json"), b"{}"),
+        ]),
+    ));
+    out.push((
+        "gnu-long-name".into(),
+        with(vec![
+            gnu_long_name(&format!("{ROOT}/fixtures/{}", "y".repeat(120))),
+            file(&root("fixtures/short.json"), b"{}").magic(Magic::Gnu),
+        ]),
+    ));
+    // Single-byte mutations of every header of the control archive, checksum recomputed.
+    let entries = release_entries(VERSION);
+    let mut seed: u64 = 0x5eed;
+    for n in 0..400 {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let which = (seed >> 33) as usize % entries.len();
+        let offset = (seed >> 20) as usize % 512;
+        let value = (seed >> 8) as u8;
+        let mut stream = Vec::new();
+        for (i, e) in entries.iter().enumerate() {
+            let mut bytes = e.bytes();
+            if i == which && !(148..156).contains(&offset) {
+                bytes[offset] = value;
+                bytes[148..156].copy_from_slice(b"        ");
+                let sum: u32 = bytes[..512].iter().map(|&b| u32::from(b)).sum();
+                bytes[148..156].copy_from_slice(format!("{sum:06o}\0 ").as_bytes());
+            }
+            stream.extend(bytes);
+        }
+        stream.extend_from_slice(&[0u8; 1024]);
+        out.push((
+            format!("mutation-{n}-entry{which}-byte{offset}"),
+            gz(&stream),
+        ));
+    }
+    out
+}
+
+#[test]
+fn every_accepted_archive_reads_the_same_in_gnu_tar_and_python_tarfile() {
+    let python = have("python3");
+    let gnu_tar = Command::new("tar")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("GNU tar"));
+    let mut checked = 0;
+    let mut refused = 0;
+    for (name, asset) in candidates() {
+        let Some(files) = accepted(&asset, VERSION) else {
+            refused += 1;
+            continue;
+        };
+        checked += 1;
+        if python {
+            assert_eq!(
+                python_listing(&asset, ROOT),
+                files,
+                "{name}: Python tarfile"
+            );
+        }
+        if gnu_tar {
+            assert_eq!(gnu_tar_listing(&asset, ROOT), files, "{name}: GNU tar");
+        }
+    }
+    // The hostile shapes are all refused; the control and some harmless mutations pass.
+    assert!(
+        checked >= 1 && refused >= 4,
+        "checked {checked}, refused {refused}"
+    );
+    for hostile in [
+        "size-field-leading-nul",
+        "gnu-magic-with-prefix",
+        "pax-path",
+        "gnu-long-name",
+    ] {
+        let asset = candidates()
+            .into_iter()
+            .find(|(n, _)| n == hostile)
+            .unwrap()
+            .1;
+        assert!(
+            accepted(&asset, VERSION).is_none(),
+            "{hostile} was accepted"
+        );
+    }
+}
+
+#[test]
+fn the_real_release_reads_the_same_everywhere() {
+    let out = tempfile::tempdir().unwrap();
+    let run = common::bqsuite(&[
+        "release",
+        common::bundled_suite().to_str().unwrap(),
+        "--out",
+        out.path().to_str().unwrap(),
+    ]);
+    assert_eq!(common::code(&run), 0);
+    let version = std::fs::read_to_string(common::bundled_suite().join("CONFORMANCE_VERSION"))
+        .unwrap()
+        .trim()
+        .to_string();
+    let root = format!("babelqueue-conformance-{version}");
+    let asset = std::fs::read(out.path().join(format!("{root}.tar.gz"))).unwrap();
+    let files = accepted(&asset, &version).expect("the real release is accepted");
+    assert!(files.len() > 40);
+    if have("python3") {
+        assert_eq!(python_listing(&asset, &root), files);
+    }
+    if have("tar") {
+        assert_eq!(gnu_tar_listing(&asset, &root), files);
+    }
+}
