@@ -26,12 +26,17 @@ use std::collections::HashMap;
 use std::fmt;
 use std::io::{self, BufRead, Read};
 
-use flate2::{Crc, Decompress, FlushDecompress, Status};
-
 use crate::archive::root_dir;
 use crate::diag::Diagnostic;
 use crate::error::Error;
 use crate::suite::load::{MAX_FILE_BYTES, MAX_FILES, MAX_TOTAL_BYTES, VERSION_FILE};
+
+mod gzip;
+mod header;
+
+pub use gzip::GzMember;
+use gzip::below;
+use header::{canonical_header, canonical_octal, field_str, noncanonical, octal};
 
 /// A tar block.
 pub const BLOCK: usize = 512;
@@ -252,17 +257,6 @@ pub fn verify<R: BufRead>(
     walker.finish()
 }
 
-/// Reads one gzip member (RFC 1952) and checks its header, its deflate stream, its CRC-32 and
-/// length trailer; a stream that stops early is `archive-truncated`, never a silent end.
-pub struct GzMember<R> {
-    inner: R,
-    inflate: Decompress,
-    crc: Crc,
-    out: u64,
-    cap: u64,
-    done: bool,
-}
-
 fn corrupt(message: impl Into<String>) -> Fault {
     Fault::refuse_help(
         "archive-corrupt",
@@ -279,200 +273,6 @@ fn truncated(message: impl Into<String>) -> Fault {
         message,
         "the download is incomplete; fetch it again",
     )
-}
-
-/// Maps an error from the layer below: a carried fault stays what it is; an end of input is a
-/// truncation; anything else is an I/O failure.
-fn below(e: io::Error, what: &str) -> Fault {
-    Fault::from_io(e, |e| {
-        if e.kind() == io::ErrorKind::UnexpectedEof {
-            truncated(format!("the archive ends inside {what}"))
-        } else {
-            Fault::Failed(Error::io("read", "the archive", e))
-        }
-    })
-}
-
-/// Reads exactly `buf.len()` bytes from a BufRead; a short read is a truncation of `what`.
-fn fill_exact<R: BufRead>(inner: &mut R, buf: &mut [u8], what: &str) -> Result<(), Fault> {
-    let mut filled = 0;
-    while filled < buf.len() {
-        let available = inner.fill_buf().map_err(|e| below(e, what))?;
-        if available.is_empty() {
-            return Err(truncated(format!("the archive ends inside {what}")));
-        }
-        let n = available.len().min(buf.len() - filled);
-        buf[filled..filled + n].copy_from_slice(&available[..n]);
-        inner.consume(n);
-        filled += n;
-    }
-    Ok(())
-}
-
-impl<R: BufRead> GzMember<R> {
-    /// Reads and checks the gzip header. `cap` bounds the decompressed size.
-    pub fn new(mut inner: R, cap: u64) -> Result<Self, Fault> {
-        let first = inner.fill_buf().map_err(|e| below(e, "the gzip header"))?;
-        if first.is_empty() {
-            return Err(truncated("the archive is empty"));
-        }
-        let mut header = [0u8; 10];
-        fill_exact(&mut inner, &mut header, "the gzip header")?;
-        if header[0..2] != [0x1f, 0x8b] {
-            return Err(corrupt("not a gzip file (bad magic number)"));
-        }
-        if header[2] != 8 {
-            return Err(corrupt(format!(
-                "unknown gzip compression method {}",
-                header[2]
-            )));
-        }
-        let flags = header[3];
-        if flags & 0xe0 != 0 {
-            return Err(corrupt("reserved gzip header flags are set"));
-        }
-        let mut header_crc = Crc::new();
-        header_crc.update(&header);
-        if flags & 0x04 != 0 {
-            let mut len = [0u8; 2];
-            fill_exact(&mut inner, &mut len, "the gzip header")?;
-            header_crc.update(&len);
-            let mut extra = vec![0u8; u16::from_le_bytes(len) as usize];
-            fill_exact(&mut inner, &mut extra, "the gzip header")?;
-            header_crc.update(&extra);
-        }
-        for (flag, what) in [(0x08, "file name"), (0x10, "comment")] {
-            if flags & flag != 0 {
-                let mut len = 0usize;
-                loop {
-                    let mut byte = [0u8; 1];
-                    fill_exact(&mut inner, &mut byte, "the gzip header")?;
-                    header_crc.update(&byte);
-                    if byte[0] == 0 {
-                        break;
-                    }
-                    len += 1;
-                    if len > MAX_GZIP_STRING {
-                        return Err(corrupt(format!(
-                            "the gzip header's {what} is longer than {MAX_GZIP_STRING} bytes"
-                        )));
-                    }
-                }
-            }
-        }
-        if flags & 0x02 != 0 {
-            let mut crc16 = [0u8; 2];
-            fill_exact(&mut inner, &mut crc16, "the gzip header")?;
-            if u16::from_le_bytes(crc16) != (header_crc.sum() & 0xffff) as u16 {
-                return Err(corrupt("the gzip header checksum does not match"));
-            }
-        }
-        Ok(GzMember {
-            inner,
-            inflate: Decompress::new(false),
-            crc: Crc::new(),
-            out: 0,
-            cap,
-            done: false,
-        })
-    }
-
-    /// True once the deflate stream ended and the trailer was checked.
-    pub fn is_done(&self) -> bool {
-        self.done
-    }
-
-    /// Decompressed bytes so far.
-    pub fn total_out(&self) -> u64 {
-        self.out
-    }
-
-    /// The input, positioned just after the member once [`GzMember::is_done`].
-    pub fn inner_mut(&mut self) -> &mut R {
-        &mut self.inner
-    }
-
-    fn read_fault(&mut self, buf: &mut [u8]) -> Result<usize, Fault> {
-        if self.done || buf.is_empty() {
-            return Ok(0);
-        }
-        let mut stalls = 0;
-        loop {
-            let (consumed, produced, status, eof) = {
-                let input = self
-                    .inner
-                    .fill_buf()
-                    .map_err(|e| below(e, "the deflate stream"))?;
-                let (in0, out0) = (self.inflate.total_in(), self.inflate.total_out());
-                let status = self
-                    .inflate
-                    .decompress(input, buf, FlushDecompress::None)
-                    .map_err(|e| corrupt(format!("the deflate stream is corrupt ({e})")))?;
-                (
-                    (self.inflate.total_in() - in0) as usize,
-                    (self.inflate.total_out() - out0) as usize,
-                    status,
-                    input.is_empty(),
-                )
-            };
-            self.inner.consume(consumed);
-            self.crc.update(&buf[..produced]);
-            self.out += produced as u64;
-            if self.out > self.cap {
-                return Err(Fault::refuse_help(
-                    "archive-too-large",
-                    "",
-                    format!(
-                        "the archive decompresses to more than {} bytes (a decompression bomb?)",
-                        self.cap
-                    ),
-                    "a release asset is far smaller; this is not one",
-                ));
-            }
-            if status == Status::StreamEnd {
-                self.trailer()?;
-                return Ok(produced);
-            }
-            if produced > 0 {
-                return Ok(produced);
-            }
-            if eof {
-                return Err(truncated(
-                    "the gzip stream ends before its deflate data is complete",
-                ));
-            }
-            if consumed == 0 {
-                stalls += 1;
-                if stalls > 2 {
-                    return Err(corrupt("the deflate stream makes no progress"));
-                }
-            }
-        }
-    }
-
-    fn trailer(&mut self) -> Result<(), Fault> {
-        let mut trailer = [0u8; 8];
-        fill_exact(&mut self.inner, &mut trailer, "the gzip trailer")?;
-        let crc = u32::from_le_bytes([trailer[0], trailer[1], trailer[2], trailer[3]]);
-        let size = u32::from_le_bytes([trailer[4], trailer[5], trailer[6], trailer[7]]);
-        if crc != self.crc.sum() {
-            return Err(corrupt(format!(
-                "the gzip CRC-32 does not match the data (trailer {crc:08x}, data {:08x})",
-                self.crc.sum()
-            )));
-        }
-        if size != self.out as u32 {
-            return Err(corrupt("the gzip trailer's length does not match the data"));
-        }
-        self.done = true;
-        Ok(())
-    }
-}
-
-impl<R: BufRead> Read for GzMember<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        self.read_fault(buf).map_err(Fault::into_io)
-    }
 }
 
 /// How an entry path is shown in a message: as is when it is printable UTF-8, escaped otherwise.
@@ -560,111 +360,6 @@ impl Paths {
             )),
         }
     }
-}
-
-/// A tar numeric field: octal digits, optionally space-padded and NUL/space-terminated.
-fn octal(field: &[u8]) -> Option<u64> {
-    let start = field.iter().position(|&b| b != b' ')?;
-    let field = &field[start..];
-    if field[0] == 0 {
-        return Some(0);
-    }
-    let end = field
-        .iter()
-        .position(|&b| b == 0 || b == b' ')
-        .unwrap_or(field.len());
-    if end == 0 || field[end..].iter().any(|&b| b != 0 && b != b' ') {
-        return None;
-    }
-    let mut value: u64 = 0;
-    for &b in &field[..end] {
-        if !(b'0'..=b'7').contains(&b) {
-            return None;
-        }
-        value = value.checked_mul(8)?.checked_add(u64::from(b - b'0'))?;
-    }
-    Some(value)
-}
-
-/// A numeric field exactly as release writes it: octal digits filling all but the last byte,
-/// then a NUL. Anything else (a leading NUL or space, a space terminator, base-256) is `None`.
-fn canonical_octal(field: &[u8]) -> Option<u64> {
-    let (digits, end) = field.split_at(field.len() - 1);
-    if end != [0] || digits.is_empty() || !digits.iter().all(|b| (b'0'..=b'7').contains(b)) {
-        return None;
-    }
-    digits.iter().try_fold(0u64, |v, &b| {
-        v.checked_mul(8)?.checked_add(u64::from(b - b'0'))
-    })
-}
-
-fn noncanonical(shown: &str, why: &str) -> Fault {
-    Fault::refuse_help(
-        "archive-noncanonical",
-        shown,
-        format!("entry `{shown}`: {why}"),
-        "only the exact header shape `bqsuite release` writes is accepted, so that every tar \
-         reader extracts what was verified; rebuild the asset with `bqsuite release`",
-    )
-}
-
-/// The header must be byte for byte the one `release` writes for this entry; the first field
-/// that differs is named.
-fn canonical_header(
-    header: &[u8; BLOCK],
-    path: &[u8],
-    is_dir: bool,
-    size: u64,
-    mtime: u64,
-    shown: &str,
-) -> Result<(), Fault> {
-    use crate::release::ustar::{Kind, MAX_OCTAL_11, header as release_header};
-    let kind = if is_dir { Kind::Dir } else { Kind::File };
-    let path = if is_dir && !path.ends_with(b"/") {
-        [path, b"/"].concat()
-    } else {
-        path.to_vec()
-    };
-    if size > MAX_OCTAL_11 || mtime > MAX_OCTAL_11 {
-        return Err(noncanonical(shown, "its size or mtime is out of range"));
-    }
-    let expected = release_header(&path, kind, size, mtime)
-        .map_err(|_| noncanonical(shown, "its path cannot be stored the way release stores it"))?;
-    let expected = expected.as_bytes();
-    const FIELDS: [(&str, usize, usize); 17] = [
-        ("name", 0, 100),
-        ("mode", 100, 108),
-        ("uid", 108, 116),
-        ("gid", 116, 124),
-        ("size", 124, 136),
-        ("mtime", 136, 148),
-        ("checksum", 148, 156),
-        ("typeflag", 156, 157),
-        ("linkname", 157, 257),
-        ("magic", 257, 263),
-        ("version", 263, 265),
-        ("uname", 265, 297),
-        ("gname", 297, 329),
-        ("devmajor", 329, 337),
-        ("devminor", 337, 345),
-        ("prefix", 345, 500),
-        ("padding", 500, 512),
-    ];
-    match FIELDS
-        .iter()
-        .find(|(_, a, b)| header[*a..*b] != expected[*a..*b])
-    {
-        None => Ok(()),
-        Some((field, _, _)) => Err(noncanonical(
-            shown,
-            &format!("its {field} field is not what release writes"),
-        )),
-    }
-}
-
-fn field_str(field: &[u8]) -> &[u8] {
-    let end = field.iter().position(|&b| b == 0).unwrap_or(field.len());
-    &field[..end]
 }
 
 /// The tar walk over a decompressed stream.

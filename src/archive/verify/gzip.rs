@@ -1,0 +1,214 @@
+//! The gzip layer of the verifier: one member (RFC 1952), its header, deflate stream, CRC-32 and
+//! length trailer checked as it is read.
+
+use std::io::{self, BufRead, Read};
+
+use flate2::{Crc, Decompress, FlushDecompress, Status};
+
+use super::{Fault, MAX_GZIP_STRING, corrupt, truncated};
+use crate::error::Error;
+
+/// Reads one gzip member (RFC 1952) and checks its header, its deflate stream, its CRC-32 and
+/// length trailer; a stream that stops early is `archive-truncated`, never a silent end.
+pub struct GzMember<R> {
+    inner: R,
+    inflate: Decompress,
+    crc: Crc,
+    out: u64,
+    cap: u64,
+    done: bool,
+}
+
+/// Maps an error from the layer below: a carried fault stays what it is; an end of input is a
+/// truncation; anything else is an I/O failure.
+pub(super) fn below(e: io::Error, what: &str) -> Fault {
+    Fault::from_io(e, |e| {
+        if e.kind() == io::ErrorKind::UnexpectedEof {
+            truncated(format!("the archive ends inside {what}"))
+        } else {
+            Fault::Failed(Error::io("read", "the archive", e))
+        }
+    })
+}
+
+/// Reads exactly `buf.len()` bytes from a BufRead; a short read is a truncation of `what`.
+fn fill_exact<R: BufRead>(inner: &mut R, buf: &mut [u8], what: &str) -> Result<(), Fault> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        let available = inner.fill_buf().map_err(|e| below(e, what))?;
+        if available.is_empty() {
+            return Err(truncated(format!("the archive ends inside {what}")));
+        }
+        let n = available.len().min(buf.len() - filled);
+        buf[filled..filled + n].copy_from_slice(&available[..n]);
+        inner.consume(n);
+        filled += n;
+    }
+    Ok(())
+}
+
+impl<R: BufRead> GzMember<R> {
+    /// Reads and checks the gzip header. `cap` bounds the decompressed size.
+    pub fn new(mut inner: R, cap: u64) -> Result<Self, Fault> {
+        let first = inner.fill_buf().map_err(|e| below(e, "the gzip header"))?;
+        if first.is_empty() {
+            return Err(truncated("the archive is empty"));
+        }
+        let mut header = [0u8; 10];
+        fill_exact(&mut inner, &mut header, "the gzip header")?;
+        if header[0..2] != [0x1f, 0x8b] {
+            return Err(corrupt("not a gzip file (bad magic number)"));
+        }
+        if header[2] != 8 {
+            return Err(corrupt(format!(
+                "unknown gzip compression method {}",
+                header[2]
+            )));
+        }
+        let flags = header[3];
+        if flags & 0xe0 != 0 {
+            return Err(corrupt("reserved gzip header flags are set"));
+        }
+        let mut header_crc = Crc::new();
+        header_crc.update(&header);
+        if flags & 0x04 != 0 {
+            let mut len = [0u8; 2];
+            fill_exact(&mut inner, &mut len, "the gzip header")?;
+            header_crc.update(&len);
+            let mut extra = vec![0u8; u16::from_le_bytes(len) as usize];
+            fill_exact(&mut inner, &mut extra, "the gzip header")?;
+            header_crc.update(&extra);
+        }
+        for (flag, what) in [(0x08, "file name"), (0x10, "comment")] {
+            if flags & flag != 0 {
+                let mut len = 0usize;
+                loop {
+                    let mut byte = [0u8; 1];
+                    fill_exact(&mut inner, &mut byte, "the gzip header")?;
+                    header_crc.update(&byte);
+                    if byte[0] == 0 {
+                        break;
+                    }
+                    len += 1;
+                    if len > MAX_GZIP_STRING {
+                        return Err(corrupt(format!(
+                            "the gzip header's {what} is longer than {MAX_GZIP_STRING} bytes"
+                        )));
+                    }
+                }
+            }
+        }
+        if flags & 0x02 != 0 {
+            let mut crc16 = [0u8; 2];
+            fill_exact(&mut inner, &mut crc16, "the gzip header")?;
+            if u16::from_le_bytes(crc16) != (header_crc.sum() & 0xffff) as u16 {
+                return Err(corrupt("the gzip header checksum does not match"));
+            }
+        }
+        Ok(GzMember {
+            inner,
+            inflate: Decompress::new(false),
+            crc: Crc::new(),
+            out: 0,
+            cap,
+            done: false,
+        })
+    }
+
+    /// True once the deflate stream ended and the trailer was checked.
+    pub fn is_done(&self) -> bool {
+        self.done
+    }
+
+    /// Decompressed bytes so far.
+    pub fn total_out(&self) -> u64 {
+        self.out
+    }
+
+    /// The input, positioned just after the member once [`GzMember::is_done`].
+    pub fn inner_mut(&mut self) -> &mut R {
+        &mut self.inner
+    }
+
+    fn read_fault(&mut self, buf: &mut [u8]) -> Result<usize, Fault> {
+        if self.done || buf.is_empty() {
+            return Ok(0);
+        }
+        let mut stalls = 0;
+        loop {
+            let (consumed, produced, status, eof) = {
+                let input = self
+                    .inner
+                    .fill_buf()
+                    .map_err(|e| below(e, "the deflate stream"))?;
+                let (in0, out0) = (self.inflate.total_in(), self.inflate.total_out());
+                let status = self
+                    .inflate
+                    .decompress(input, buf, FlushDecompress::None)
+                    .map_err(|e| corrupt(format!("the deflate stream is corrupt ({e})")))?;
+                (
+                    (self.inflate.total_in() - in0) as usize,
+                    (self.inflate.total_out() - out0) as usize,
+                    status,
+                    input.is_empty(),
+                )
+            };
+            self.inner.consume(consumed);
+            self.crc.update(&buf[..produced]);
+            self.out += produced as u64;
+            if self.out > self.cap {
+                return Err(Fault::refuse_help(
+                    "archive-too-large",
+                    "",
+                    format!(
+                        "the archive decompresses to more than {} bytes (a decompression bomb?)",
+                        self.cap
+                    ),
+                    "a release asset is far smaller; this is not one",
+                ));
+            }
+            if status == Status::StreamEnd {
+                self.trailer()?;
+                return Ok(produced);
+            }
+            if produced > 0 {
+                return Ok(produced);
+            }
+            if eof {
+                return Err(truncated(
+                    "the gzip stream ends before its deflate data is complete",
+                ));
+            }
+            if consumed == 0 {
+                stalls += 1;
+                if stalls > 2 {
+                    return Err(corrupt("the deflate stream makes no progress"));
+                }
+            }
+        }
+    }
+
+    fn trailer(&mut self) -> Result<(), Fault> {
+        let mut trailer = [0u8; 8];
+        fill_exact(&mut self.inner, &mut trailer, "the gzip trailer")?;
+        let crc = u32::from_le_bytes([trailer[0], trailer[1], trailer[2], trailer[3]]);
+        let size = u32::from_le_bytes([trailer[4], trailer[5], trailer[6], trailer[7]]);
+        if crc != self.crc.sum() {
+            return Err(corrupt(format!(
+                "the gzip CRC-32 does not match the data (trailer {crc:08x}, data {:08x})",
+                self.crc.sum()
+            )));
+        }
+        if size != self.out as u32 {
+            return Err(corrupt("the gzip trailer's length does not match the data"));
+        }
+        self.done = true;
+        Ok(())
+    }
+}
+
+impl<R: BufRead> Read for GzMember<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.read_fault(buf).map_err(Fault::into_io)
+    }
+}
