@@ -11,18 +11,9 @@ use std::fs;
 use std::path::Path;
 use std::process::Output;
 
-use common::{SuiteCopy, bundled_suite, code, command, stderr, stdout};
+use common::{SuiteCopy, bundled_suite, code, run_in, stderr, stdout};
 use fetch_support::{Mirror, VERSION, gz, release_entries, tar};
 use serde_json::Value;
-
-fn run_in(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut cmd = command();
-    cmd.args(args).current_dir(cwd);
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    cmd.output().expect("run bqsuite")
-}
 
 /// Parses standard output as exactly one JSON document (and nothing else).
 fn one_document(out: &Output) -> Value {

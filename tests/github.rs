@@ -8,20 +8,10 @@ mod common;
 mod fetch_support;
 
 use std::fs;
-use std::path::Path;
 use std::process::Output;
 
-use common::{SuiteCopy, code, command, stderr, stdout};
+use common::{SuiteCopy, code, run_in, stderr, stdout};
 use fetch_support::{Mirror, VERSION, gz, release_entries, tar};
-
-fn run_in(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut cmd = command();
-    cmd.args(args).current_dir(cwd);
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    cmd.output().expect("run bqsuite")
-}
 
 fn annotations(out: &Output) -> Vec<String> {
     stdout(out)

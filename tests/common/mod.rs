@@ -199,3 +199,13 @@ pub fn make_writable(dir: &Path) {
         .output();
     fs::set_permissions(dir, fs::Permissions::from_mode(0o755)).unwrap();
 }
+
+/// Runs `bqsuite` with `args` in `cwd`, with extra environment variables.
+pub fn run_in(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut cmd = command();
+    cmd.args(args).current_dir(cwd);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("run bqsuite")
+}
