@@ -241,6 +241,14 @@ pub enum Command {
         /// With --check: show unified diffs of changed text files.
         #[arg(long, requires = "check")]
         diff: bool,
+        /// Give up on a download that takes longer than this many seconds in all, retries
+        /// included [default: 600].
+        #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
+        timeout: Option<u64>,
+        /// Give up on a download that averages fewer bytes per second than this once 30 seconds
+        /// have passed; 0 turns the rule off [default: 1024].
+        #[arg(long, value_name = "BYTES")]
+        min_speed: Option<u64>,
     },
     /// Vendor the suite into sibling SDK checkouts, or --check which copies have drifted.
     Sync {

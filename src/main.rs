@@ -296,7 +296,15 @@ fn run(cli: &Cli, out: &Output, args: &[OsString]) -> Result<u8, Error> {
             update,
             sha256,
             diff,
+            timeout,
+            min_speed,
         } => {
+            let defaults = fetch::Network::default();
+            let network = fetch::Network {
+                deadline: timeout.map_or(defaults.deadline, std::time::Duration::from_secs),
+                min_speed: min_speed.unwrap_or(defaults.min_speed),
+                ..defaults
+            };
             let options = fetch::Options {
                 version: version.clone(),
                 dest: dest.clone(),
@@ -307,6 +315,7 @@ fn run(cli: &Cli, out: &Output, args: &[OsString]) -> Result<u8, Error> {
                 base_url: std::env::var(bqsuite::error::BASE_URL_ENV)
                     .ok()
                     .filter(|s| !s.is_empty()),
+                network,
                 progress: out.format == FormatArg::Human
                     && std::io::stderr().is_terminal()
                     && std::env::var_os("CI").is_none(),

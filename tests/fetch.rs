@@ -70,6 +70,7 @@ fn fast_network() -> Network {
         max_wait: Duration::from_millis(100),
         connect_timeout: Duration::from_secs(2),
         read_timeout: Duration::from_secs(2),
+        ..Network::default()
     }
 }
 
@@ -916,6 +917,37 @@ fn a_flat_http_mirror_without_the_version_says_it_is_not_released() {
         stderr.contains("version 9.9.9 is not released at"),
         "{stderr}"
     );
+    assert_eq!(fs::read_dir(work.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn a_trickling_server_fails_in_bounded_time_with_a_clear_message() {
+    // One byte every 50 ms: no read ever waits long, so only the overall limits end it.
+    let asset = control();
+    let served = asset.clone();
+    let server = Server::start(move |r, _| {
+        if r.path.ends_with(".tar.gz") {
+            Reply::ok(&served).trickle(Duration::from_millis(50))
+        } else {
+            http_assets(r, &served)
+        }
+    });
+    let work = tempfile::tempdir().unwrap();
+    let dest = work.path().join("dest");
+    // The overall deadline (--timeout), through the command line.
+    let (code, doc, stderr) = fetch_json(
+        &server.base,
+        &["--timeout", "1", VERSION, dest.to_str().unwrap()],
+    );
+    assert_eq!(code, 2, "{doc:#}");
+    assert_eq!(doc["error"]["kind"], "network");
+    assert!(stderr.contains("--timeout SECONDS"), "{stderr}");
+    // The minimum speed, through the library with a short window.
+    let mut o = options(&server.base, &dest);
+    o.network.min_speed = 10_000;
+    o.network.speed_window = Duration::from_millis(300);
+    let err = fetch::fetch(&o).unwrap_err().to_string();
+    assert!(err.contains("below the minimum of 10000 bytes/s"), "{err}");
     assert_eq!(fs::read_dir(work.path()).unwrap().count(), 0);
 }
 

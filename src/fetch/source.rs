@@ -38,7 +38,20 @@ pub struct Network {
     pub connect_timeout: Duration,
     /// Limit on waiting for the response headers and on each read of the body (a stall).
     pub read_timeout: Duration,
+    /// Limit on one whole download, retries and waits included (`--timeout`): a server that
+    /// trickles the body never makes a read wait long, so a stall limit alone does not bound it.
+    pub deadline: Duration,
+    /// The slowest average a download may keep once `speed_window` has passed, in bytes per
+    /// second (`--min-speed`; 0 turns the rule off).
+    pub min_speed: u64,
+    /// How long a download runs before `min_speed` is enforced.
+    pub speed_window: Duration,
 }
+
+/// The default of `--timeout`: ten minutes for one download.
+pub const DEFAULT_DEADLINE_SECS: u64 = 600;
+/// The default of `--min-speed`: 1 KiB/s on average after the first 30 seconds.
+pub const DEFAULT_MIN_SPEED: u64 = 1024;
 
 impl Default for Network {
     fn default() -> Self {
@@ -48,6 +61,9 @@ impl Default for Network {
             max_wait: Duration::from_secs(30),
             connect_timeout: Duration::from_secs(15),
             read_timeout: Duration::from_secs(30),
+            deadline: Duration::from_secs(DEFAULT_DEADLINE_SECS),
+            min_speed: DEFAULT_MIN_SPEED,
+            speed_window: Duration::from_secs(30),
         }
     }
 }
@@ -189,6 +205,7 @@ impl Fetcher {
                     length: None,
                     validator: None,
                     attempts: 0,
+                    started: std::time::Instant::now(),
                 };
                 let response = body.request()?;
                 body.length = response.content_length();
@@ -263,6 +280,8 @@ struct HttpBody<'c> {
     length: Option<u64>,
     validator: Option<HeaderValue>,
     attempts: u32,
+    /// When the download began (the deadline and the speed rule count from here).
+    started: std::time::Instant,
 }
 
 impl HttpBody<'_> {
@@ -330,6 +349,40 @@ impl HttpBody<'_> {
         }
     }
 
+    /// The overall deadline and the minimum average speed of a download.
+    fn check_pace(&self) -> Result<(), Fault> {
+        let elapsed = self.started.elapsed();
+        let shown = self.url.as_str();
+        if elapsed > self.network.deadline {
+            return Err(network_error(
+                shown,
+                format!(
+                    "the download took longer than {} s ({} bytes received), the limit for one \
+                     download; raise it with --timeout SECONDS, or use a mirror \
+                     (BQ_CONFORMANCE_BASE_URL)",
+                    self.network.deadline.as_secs(),
+                    self.offset
+                ),
+            ));
+        }
+        let min = self.network.min_speed;
+        if min > 0 && elapsed > self.network.speed_window {
+            let speed = self.offset as f64 / elapsed.as_secs_f64();
+            if speed < min as f64 {
+                return Err(network_error(
+                    shown,
+                    format!(
+                        "the download averaged {speed:.0} bytes/s over {} s, below the minimum of \
+                         {min} bytes/s; lower it with --min-speed BYTES (0 turns the rule off), \
+                         or use a mirror (BQ_CONFORMANCE_BASE_URL)",
+                        elapsed.as_secs()
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// Waits before the next try, or gives up.
     fn retry(
         &self,
@@ -337,6 +390,7 @@ impl HttpBody<'_> {
         problem: &str,
         server_wait: Option<Duration>,
     ) -> Result<(), Fault> {
+        self.check_pace()?;
         if self.attempts >= self.network.attempts {
             return Err(network_error(
                 shown,
@@ -404,6 +458,7 @@ impl Read for HttpBody<'_> {
                 },
                 Ok(n) => {
                     self.offset += n as u64;
+                    self.check_pace().map_err(Fault::into_io)?;
                     return Ok(n);
                 }
                 Err(e) => format!(

@@ -328,6 +328,9 @@ pub struct Reply {
     pub cut: Option<usize>,
     /// Send nothing at all and hold the connection for this long.
     pub stall: Option<Duration>,
+    /// Send the body one byte at a time, this long apart (a trickling server). The server gives
+    /// up by itself after 20 seconds, or as soon as the client hangs up.
+    pub trickle: Option<Duration>,
 }
 
 impl Reply {
@@ -338,6 +341,7 @@ impl Reply {
             body: body.to_vec(),
             cut: None,
             stall: None,
+            trickle: None,
         }
     }
 
@@ -348,6 +352,7 @@ impl Reply {
             body: format!("status {status}\n").into_bytes(),
             cut: None,
             stall: None,
+            trickle: None,
         }
     }
 
@@ -357,6 +362,11 @@ impl Reply {
 
     pub fn header(mut self, name: &str, value: &str) -> Reply {
         self.headers.push((name.into(), value.into()));
+        self
+    }
+
+    pub fn trickle(mut self, every: Duration) -> Reply {
+        self.trickle = Some(every);
         self
     }
 
@@ -501,6 +511,19 @@ fn serve_one(
     out.push_str("\r\n");
     let body = &reply.body[..reply.cut.unwrap_or(reply.body.len()).min(reply.body.len())];
     let _ = stream.write_all(out.as_bytes());
+    if let Some(every) = reply.trickle {
+        let until = Instant::now() + Duration::from_secs(20);
+        for byte in body {
+            if Instant::now() > until
+                || stop.load(Ordering::Relaxed)
+                || stream.write_all(&[*byte]).is_err()
+                || stream.flush().is_err()
+            {
+                return;
+            }
+            std::thread::sleep(every);
+        }
+    }
     let _ = stream.write_all(body);
     let _ = stream.flush();
     let _ = stream.shutdown(std::net::Shutdown::Both);
@@ -530,6 +553,7 @@ pub fn range_reply(asset: &[u8], request: &Request) -> Reply {
             body: asset[start as usize..].to_vec(),
             cut: None,
             stall: None,
+            trickle: None,
         },
         _ => Reply::ok(asset),
     }
