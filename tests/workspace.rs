@@ -487,6 +487,14 @@ fn nothing_checked_is_not_green() {
         assert!(err.contains(&ws.display().to_string()), "{err}");
         assert!(err.contains("suite/sync-targets.txt"), "{err}");
         assert!(err.contains("--workspace"), "{err}");
+        // With --format json, the one document says so too.
+        let mut json_args = args.to_vec();
+        json_args.extend(["--format", "json"]);
+        let out = bqsuite_in(&repo, &json_args);
+        assert_eq!(code(&out), 2);
+        let doc = json(&out);
+        assert_eq!(doc["ok"], false);
+        assert_eq!(doc["error"]["kind"], "bad-path", "{doc:#}");
     }
     assert_eq!(
         fs::read_dir(dir.path().join("somewhere")).unwrap().count(),

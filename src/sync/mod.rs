@@ -351,10 +351,14 @@ fn nothing_to_check(
     } else {
         ""
     };
-    Error::Usage(shell::escape(&format!(
-        "{what}{defaulted}; pass --workspace DIR, the directory that holds the SDK checkouts side \
-         by side, and --targets FILE if the copies live elsewhere"
-    )))
+    // A path problem (JSON `kind: bad-path`, `path`: the workspace), not a usage error.
+    Error::bad_path(
+        workspace,
+        shell::escape(&format!(
+            "{what}{defaulted}; pass --workspace DIR, the directory that holds the SDK checkouts \
+             side by side, and --targets FILE if the copies live elsewhere"
+        )),
+    )
 }
 
 fn unique_repos(targets: &[Target]) -> usize {
