@@ -296,8 +296,12 @@ pub fn render_human(outcome: &Outcome, verbose: bool) -> String {
     }
     let _ = writeln!(
         out,
-        "{} {} target{} in workspace {} (targets file {}), canonical suite {}",
-        if outcome.check { "Checked" } else { "Synced" },
+        "{}: {} target{} in workspace {} (targets file {}), canonical suite {}",
+        if outcome.check {
+            "sync --check"
+        } else {
+            "sync"
+        },
         outcome.results.len(),
         plural(outcome.results.len()),
         shell::escape(&outcome.workspace.display().to_string()),
