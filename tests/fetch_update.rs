@@ -91,23 +91,6 @@ fn files(dir: &Path) -> BTreeMap<String, (Vec<u8>, SystemTime)> {
     out
 }
 
-/// Runs a command line as pasted into a POSIX shell in `cwd` (no base URL in the environment:
-/// the command must carry what it needs).
-fn paste(cwd: &Path, line: &str) -> Output {
-    let bin = Path::new(env!("CARGO_BIN_EXE_bqsuite")).parent().unwrap();
-    Command::new("sh")
-        .arg("-c")
-        .arg(line)
-        .current_dir(cwd)
-        .env(
-            "PATH",
-            format!("{}:{}", bin.display(), std::env::var("PATH").unwrap()),
-        )
-        .env_remove("BQ_CONFORMANCE_BASE_URL")
-        .output()
-        .unwrap()
-}
-
 #[test]
 fn a_red_check_names_the_update_that_makes_it_green_and_keeps_sdk_files() {
     let s = Setup::new();
@@ -116,11 +99,7 @@ fn a_red_check_names_the_update_that_makes_it_green_and_keeps_sdk_files() {
     let out = s.run(&["fetch", "--check", &v, "tests/conformance"]);
     assert_eq!(code(&out), 1, "{}", stderr(&out));
     let text = stdout(&out);
-    let fix_line = text
-        .lines()
-        .find(|l| l.starts_with("fix: "))
-        .unwrap_or_else(|| panic!("{text}"));
-    let fix = fix_line.split('`').nth(1).unwrap();
+    let fix = fix_command(&text);
     assert_eq!(
         fix,
         format!(
@@ -138,9 +117,9 @@ fn a_red_check_names_the_update_that_makes_it_green_and_keeps_sdk_files() {
         "json",
     ])))
     .unwrap();
-    assert_eq!(doc["data"]["fix"], fix);
+    assert_eq!(doc["data"]["fix"], fix.as_str());
 
-    let pasted = paste(&s.sdk(), fix);
+    let pasted = paste(&s.sdk(), &fix);
     assert_eq!(code(&pasted), 0, "{}{}", stdout(&pasted), stderr(&pasted));
     assert!(
         stdout(&pasted).contains(&format!("to release {v}")),

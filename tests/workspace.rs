@@ -7,7 +7,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use common::*;
 use serde_json::Value;
@@ -228,34 +228,6 @@ fn row<'a>(doc: &'a Value, target: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no row for {target}"))
 }
 
-/// Runs a command line as a user pastes it into a POSIX shell in `cwd`, with the built
-/// `bqsuite` first on PATH.
-fn paste(cwd: &Path, command_line: &str) -> Output {
-    let bin = Path::new(env!("CARGO_BIN_EXE_bqsuite")).parent().unwrap();
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    Command::new("sh")
-        .arg("-c")
-        .arg(command_line)
-        .current_dir(cwd)
-        .env("PATH", path)
-        .env_remove("BQ_CONFORMANCE_BASE_URL")
-        .output()
-        .unwrap()
-}
-
-/// The command between the backticks of the line starting with `fix: `.
-fn fix_command(text: &str) -> String {
-    let line = text
-        .lines()
-        .find(|l| l.starts_with("fix: "))
-        .unwrap_or_else(|| panic!("no fix line in:\n{text}"));
-    line.split('`').nth(1).unwrap().to_string()
-}
-
 #[test]
 fn the_shipped_targets_are_the_real_ones() {
     let shipped = fs::read_to_string(bundled_suite().join("sync-targets.txt")).unwrap();
@@ -432,24 +404,24 @@ fn sync_lists_the_files_it_wrote_and_deleted() {
     assert!(human.contains("ok: 0 copies synced"), "{human}");
 }
 
+/// `sync --check` with every flag given, relative to the test directory.
+const CHECK_WITH_EVERY_FLAG: [&str; 8] = [
+    "sync",
+    "--check",
+    "--suite",
+    "ws/conformance/suite",
+    "--workspace",
+    "ws",
+    "--targets",
+    "my targets.txt",
+];
+
 #[test]
 fn the_fix_keeps_every_flag_of_the_run() {
     let w = RealWorkspace::new();
     let targets = w.dir.path().join("my targets.txt");
     fs::write(&targets, format!("{EDITED}\n{}\n", REAL_TARGETS[0])).unwrap();
-    let out = bqsuite_in(
-        w.dir.path(),
-        &[
-            "sync",
-            "--check",
-            "--suite",
-            "ws/conformance/suite",
-            "--workspace",
-            "ws",
-            "--targets",
-            "my targets.txt",
-        ],
-    );
+    let out = bqsuite_in(w.dir.path(), &CHECK_WITH_EVERY_FLAG);
     assert_eq!(code(&out), 1);
     let fix = fix_command(&stdout(&out));
     assert_eq!(
@@ -457,19 +429,7 @@ fn the_fix_keeps_every_flag_of_the_run() {
         "bqsuite sync --suite ws/conformance/suite --workspace ws --targets 'my targets.txt'"
     );
     assert_eq!(code(&paste(w.dir.path(), &fix)), 0);
-    let again = bqsuite_in(
-        w.dir.path(),
-        &[
-            "sync",
-            "--check",
-            "--suite",
-            "ws/conformance/suite",
-            "--workspace",
-            "ws",
-            "--targets",
-            "my targets.txt",
-        ],
-    );
+    let again = bqsuite_in(w.dir.path(), &CHECK_WITH_EVERY_FLAG);
     assert_eq!(code(&again), 0, "{}", stdout(&again));
 }
 

@@ -209,3 +209,31 @@ pub fn run_in(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     }
     cmd.output().expect("run bqsuite")
 }
+
+/// Runs a command line as a user pastes it into a POSIX shell in `cwd`, with the built `bqsuite`
+/// first on PATH and no `BQ_CONFORMANCE_BASE_URL` (the command must carry what it needs).
+pub fn paste(cwd: &Path, command_line: &str) -> Output {
+    let bin = Path::new(env!("CARGO_BIN_EXE_bqsuite")).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    Command::new("sh")
+        .arg("-c")
+        .arg(command_line)
+        .current_dir(cwd)
+        .env("PATH", path)
+        .env_remove("BQ_CONFORMANCE_BASE_URL")
+        .output()
+        .expect("run sh")
+}
+
+/// The command between the backticks of a report's line starting with `fix: `.
+pub fn fix_command(text: &str) -> String {
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("fix: "))
+        .unwrap_or_else(|| panic!("no fix line in:\n{text}"));
+    line.split('`').nth(1).unwrap().to_string()
+}
