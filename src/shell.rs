@@ -53,8 +53,7 @@ pub fn quote(arg: &str) -> String {
 /// `\n`, `\r`, `\t`, else `\u{..}` — for showing a name taken from a file or the file system, so a
 /// hostile name cannot rewrite the terminal or forge a log line.
 pub fn escape(text: &str) -> String {
-    let bidi = |c: char| matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
-    if !text.chars().any(|c| c.is_control() || bidi(c)) {
+    if !text.chars().any(unsafe_to_show) {
         return text.to_string();
     }
     let mut out = String::with_capacity(text.len() + 8);
@@ -63,13 +62,20 @@ pub fn escape(text: &str) -> String {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            c if c.is_control() || bidi(c) => {
+            c if unsafe_to_show(c) => {
                 let _ = write!(out, "\\u{{{:x}}}", c as u32);
             }
             c => out.push(c),
         }
     }
     out
+}
+
+/// A character a terminal would act on or that changes how the text around it reads: a control
+/// character (C0, DEL, C1) or a bidirectional formatting character.
+pub fn unsafe_to_show(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
 #[cfg(test)]

@@ -165,6 +165,29 @@ fn candidates() -> Vec<(String, Vec<u8>)> {
             file(&root("fixtures/short.json"), b"{}").magic(Magic::Gnu),
         ]),
     ));
+    // Paths no release has: what other tools would happily create.
+    for path in [
+        ".git/config",
+        "Makefile",
+        "run.sh",
+        "fixtures/.hidden.json",
+        "fixtures/d/x.json",
+        "fixtures/caf\u{e9}.json",
+        "fixtures/cafe\u{301}.json",
+        "fixtures/\u{3c3}.json",
+        "fixtures/\u{3c2}.json",
+        "fixtures/a.json.",
+        "fixtures/a.json ",
+        "fixtures/NUL.json",
+        "fixtures/con",
+        "fixtures/a\u{202e}nosj.json",
+        "fixtures/a\u{85}b.json",
+    ] {
+        out.push((
+            format!("layout {path:?}"),
+            with(vec![file(&root(path), b"{}")]),
+        ));
+    }
     // Single-byte mutations of every header of the control archive, checksum recomputed.
     let entries = release_entries(VERSION);
     let mut seed: u64 = 0x5eed;
@@ -226,21 +249,20 @@ fn every_accepted_archive_reads_the_same_in_gnu_tar_and_python_tarfile() {
         checked >= 1 && refused >= 4,
         "checked {checked}, refused {refused}"
     );
-    for hostile in [
-        "size-field-leading-nul",
-        "gnu-magic-with-prefix",
-        "pax-path",
-        "gnu-long-name",
-    ] {
-        let asset = candidates()
-            .into_iter()
-            .find(|(n, _)| n == hostile)
-            .unwrap()
-            .1;
-        assert!(
-            accepted(&asset, VERSION).is_none(),
-            "{hostile} was accepted"
-        );
+    let all = candidates();
+    let hostile = all.iter().filter(|(n, _)| {
+        [
+            "size-field-leading-nul",
+            "gnu-magic-with-prefix",
+            "pax-path",
+            "gnu-long-name",
+        ]
+        .contains(&n.as_str())
+            || n.starts_with("layout ")
+    });
+    assert_eq!(hostile.clone().count(), 4 + 15);
+    for (hostile, asset) in hostile {
+        assert!(accepted(asset, VERSION).is_none(), "{hostile} was accepted");
     }
 }
 

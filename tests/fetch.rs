@@ -87,6 +87,13 @@ fn with(extra: Vec<Entry>) -> Vec<u8> {
     tar(&entries)
 }
 
+/// The control archive with `extra` entries at its end.
+fn with_last(extra: Vec<Entry>) -> Vec<u8> {
+    let mut entries = release_entries(VERSION);
+    entries.extend(extra);
+    tar(&entries)
+}
+
 /// The adversarial corpus: (name, gzip asset, expected code). Every asset is the control
 /// archive with one thing wrong.
 fn corpus() -> Vec<(&'static str, Vec<u8>, &'static str)> {
@@ -125,7 +132,7 @@ fn corpus() -> Vec<(&'static str, Vec<u8>, &'static str)> {
     let mut gzip_header_junk = good_gz.clone();
     gzip_header_junk[2] = 7;
 
-    vec![
+    let mut corpus = vec![
         // Entry types.
         (
             "symlink",
@@ -411,19 +418,22 @@ fn corpus() -> Vec<(&'static str, Vec<u8>, &'static str)> {
         ),
         (
             "case-collision",
-            gz(&with(vec![file(&root("MANIFEST.json"), b"{}")])),
+            gz(&with_last(vec![file(
+                &root("fixtures/Order-Created.json"),
+                b"{}",
+            )])),
             "archive-case-collision",
         ),
         (
             "case-collision-directory",
-            gz(&with(vec![file(&root("Fixtures/a.json"), b"{}")])),
+            gz(&with_last(vec![file(&root("Fixtures/a.json"), b"{}")])),
             "archive-case-collision",
         ),
         (
             "file-then-inside-it",
             gz(&with(vec![
-                file(&root("fixtures/f"), b"x"),
-                file(&root("fixtures/f/inner.json"), b"{}"),
+                file(&root("fixtures/f.json"), b"x"),
+                file(&root("fixtures/f.json/inner.json"), b"{}"),
             ])),
             "archive-duplicate",
         ),
@@ -528,6 +538,128 @@ fn corpus() -> Vec<(&'static str, Vec<u8>, &'static str)> {
             "version-missing",
             gz(&tar(&no_version)),
             "archive-version-mismatch",
+        ),
+    ];
+    corpus.extend(layout_corpus());
+    corpus
+}
+
+/// Paths no release has (the hostile names of issue #13): each is a canonical entry, so only the
+/// layout rule refuses it.
+fn layout_corpus() -> Vec<(&'static str, Vec<u8>, &'static str)> {
+    let one = |path: &str, data: &[u8]| gz(&with_last(vec![file(&root(path), data)]));
+    let mut git = release_entries(VERSION);
+    git.push(dir(&root(".git")));
+    git.push(file(
+        &root(".git/config"),
+        b"[core]\n\tfsmonitor = \"touch /tmp/pwned\"\n",
+    ));
+    let nfc = "fixtures/caf\u{e9}.json";
+    let nfd = "fixtures/cafe\u{301}.json";
+    vec![
+        ("layout-git-config", gz(&tar(&git)), "archive-layout"),
+        (
+            "layout-makefile",
+            one("Makefile", b"all:\n\ttrue\n"),
+            "archive-layout",
+        ),
+        (
+            "layout-script",
+            one("run.sh", b"#!/bin/sh\n"),
+            "archive-layout",
+        ),
+        (
+            "layout-hidden-json",
+            one("fixtures/.hidden.json", b"{}"),
+            "archive-layout",
+        ),
+        (
+            "layout-hidden-top",
+            one(".hidden.json", b"{}"),
+            "archive-layout",
+        ),
+        (
+            "layout-nested",
+            gz(&with_last(vec![
+                dir(&root("fixtures/d")),
+                file(&root("fixtures/d/x.json"), b"{}"),
+            ])),
+            "archive-layout",
+        ),
+        (
+            "layout-nested-implied",
+            one("fixtures/d/x.json", b"{}"),
+            "archive-layout",
+        ),
+        (
+            "layout-nfc-nfd-twins",
+            gz(&with_last(vec![
+                file(&root(nfc), b"{}"),
+                file(&root(nfd), b"{}"),
+            ])),
+            "archive-layout",
+        ),
+        ("layout-nfd", one(nfd, b"{}"), "archive-layout"),
+        (
+            "layout-sigma",
+            one("fixtures/\u{3c3}.json", b"{}"),
+            "archive-layout",
+        ),
+        (
+            "layout-final-sigma",
+            one("fixtures/\u{3c2}.json", b"{}"),
+            "archive-layout",
+        ),
+        (
+            "layout-trailing-dot",
+            one("fixtures/a.json.", b"{}"),
+            "archive-layout",
+        ),
+        (
+            "layout-trailing-space",
+            one("fixtures/a.json ", b"{}"),
+            "archive-layout",
+        ),
+        (
+            "layout-device-nul",
+            one("fixtures/NUL.json", b"{}"),
+            "archive-layout",
+        ),
+        (
+            "layout-device-con",
+            one("fixtures/con", b"{}"),
+            "archive-layout",
+        ),
+        ("layout-device-top", one("con", b"{}"), "archive-layout"),
+        (
+            "layout-bidi",
+            one("fixtures/a\u{202e}nosj.json", b"{}"),
+            "archive-layout",
+        ),
+        (
+            "layout-c1",
+            one("fixtures/a\u{85}b.json", b"{}"),
+            "archive-layout",
+        ),
+        (
+            "layout-not-json",
+            one("fixtures/notes.txt", b"x"),
+            "archive-layout",
+        ),
+        (
+            "layout-dash",
+            one("fixtures/-rf.json", b"{}"),
+            "archive-layout",
+        ),
+        (
+            "layout-file-as-data-dir",
+            gz(&tar(&{
+                let mut e = release_entries(VERSION);
+                e.retain(|x| !x.name.windows(7).any(|w| w == b"/schema"));
+                e.push(file(&root("schema"), b"x"));
+                e
+            })),
+            "archive-layout",
         ),
     ]
 }
@@ -665,9 +797,9 @@ fn caps_stop_bombs_and_oversized_archives() {
         (
             "total",
             gz(&with(vec![
-                file(&root("fixtures/z1.bin"), &zeros),
-                file(&root("fixtures/z2.bin"), &zeros),
-                file(&root("fixtures/z3.bin"), &zeros),
+                file(&root("fixtures/z1.json"), &zeros),
+                file(&root("fixtures/z2.json"), &zeros),
+                file(&root("fixtures/z3.json"), &zeros),
             ])),
             "archive-too-large",
         ),
@@ -1031,7 +1163,7 @@ fn a_dropped_transfer_resumes_with_a_range_request() {
             (state >> 24) as u8
         })
         .collect();
-    entries.push(file(&root("fixtures/noise.bin"), &noise));
+    entries.push(file(&root("fixtures/noise.json"), &noise));
     let asset = gz(&tar(&entries));
     assert!(asset.len() > 200_000);
     let served = asset.clone();
@@ -1046,7 +1178,7 @@ fn a_dropped_transfer_resumes_with_a_range_request() {
     let dest = work.path().join("dest");
     let report = fetch::fetch(&options(&server.base, &dest)).unwrap();
     assert!(report.is_clean(), "{:?}", report.diagnostics);
-    assert_eq!(fs::read(dest.join("fixtures/noise.bin")).unwrap(), noise);
+    assert_eq!(fs::read(dest.join("fixtures/noise.json")).unwrap(), noise);
     let tries: Vec<Request> = server
         .requests()
         .into_iter()

@@ -14,7 +14,7 @@ use std::path::Path;
 
 use crate::archive::verify::{self, BLOCK, Fault, GzMember, Limits, Sink};
 use crate::error::{Error, Result};
-use crate::suite::load::{self, MAX_FILE_BYTES, Suite, SuiteFile, is_vendored};
+use crate::suite::load::{self, MAX_FILE_BYTES, Suite, is_vendored};
 
 const ROOT_PREFIX: &str = "babelqueue-conformance-";
 
@@ -36,7 +36,7 @@ pub fn load_side(path: &Path) -> Result<Suite> {
 /// Collects the vendored files of a verified archive.
 #[derive(Default)]
 struct Collect {
-    files: BTreeMap<String, SuiteFile>,
+    files: BTreeMap<String, Vec<u8>>,
 }
 
 impl Sink for Collect {
@@ -68,8 +68,7 @@ impl Sink for Collect {
                 format!("`{rel}` is larger than {MAX_FILE_BYTES} bytes"),
             ));
         }
-        self.files
-            .insert(rel.to_string(), SuiteFile::from_bytes(rel, bytes));
+        self.files.insert(rel.to_string(), bytes);
         Ok(())
     }
 }
@@ -166,11 +165,7 @@ pub fn load_tarball(path: &Path) -> Result<Suite> {
         }
         Err(Fault::Failed(e)) => return Err(e),
     }
-    Ok(Suite {
-        root: path.to_path_buf(),
-        files: sink.files,
-        problems: Vec::new(),
-    })
+    Ok(Suite::from_files(path, sink.files))
 }
 
 #[cfg(test)]

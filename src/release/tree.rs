@@ -7,7 +7,8 @@
 //!   comes before its contents (what `tar --sort=name` does), independent of the file system's
 //!   own order.
 //! * Links are never followed: a symbolic link or a special file (fifo, socket, device) is a
-//!   finding, and so is a hidden name (`.something`) inside fixtures/ or schema/.
+//!   finding, and so is every name the suite layout refuses (see [`crate::suite::layout`]):
+//!   hidden, nested, not `.json`, or not portable.
 //! * A directory with no file below it is left out, as git cannot record one: a checkout and a
 //!   working tree with a stray empty directory give the same asset.
 
@@ -16,6 +17,7 @@ use std::path::Path;
 
 use crate::diag::Diagnostic;
 use crate::error::{Error, Result};
+use crate::suite::layout;
 use crate::suite::load::{VENDORED_DIRS, VENDORED_FILES};
 
 /// One entry of the vendored set.
@@ -67,6 +69,12 @@ impl Walk {
                 .help("replace the link with a copy of the file it points to"),
             );
         } else if kind.is_file() {
+            if let Err(refusal) = layout::suite_path(&rel) {
+                let help = refusal.help();
+                self.findings
+                    .push(Diagnostic::error(refusal.code, rel, refusal.reason).help(help));
+                return Ok(());
+            }
             self.entries.push(Entry {
                 rel,
                 is_dir: false,
@@ -113,15 +121,10 @@ impl Walk {
                 continue;
             };
             let child_rel = format!("{rel}/{text}");
-            if text.starts_with('.') {
-                self.findings.push(
-                    Diagnostic::error(
-                        "hidden-file",
-                        child_rel,
-                        "hidden names are never released (editor, OS or tool leftovers)",
-                    )
-                    .help("remove it from the suite's data directories"),
-                );
+            if let Err(refusal) = layout::portable_name(text) {
+                let help = refusal.help();
+                self.findings
+                    .push(Diagnostic::error(refusal.code, child_rel, refusal.reason).help(help));
                 continue;
             }
             self.visit(&path.join(&name), child_rel, false)?;
@@ -155,20 +158,15 @@ mod tests {
     fn sorted_by_bytes_directories_first_extras_ignored() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
-        for d in [
-            "fixtures/a-b",
-            "fixtures/a",
-            "fixtures/empty/deeper",
-            "schema",
-        ] {
+        for d in ["fixtures/empty/deeper", "schema"] {
             fs::create_dir_all(root.join(d)).unwrap();
         }
         for f in [
             "schema/s.json",
-            "fixtures/a-b/x.json",
-            "fixtures/a/x.json",
+            "fixtures/a_b.json",
             "fixtures/B.json",
             "fixtures/a.json",
+            "fixtures/a-b.json",
             "manifest.json",
             "CONFORMANCE_VERSION",
             "sync-targets.txt",
@@ -185,17 +183,45 @@ mod tests {
                 "CONFORMANCE_VERSION",
                 "fixtures/",
                 "fixtures/B.json",
-                "fixtures/a/",
-                "fixtures/a/x.json",
-                "fixtures/a-b/",
-                "fixtures/a-b/x.json",
+                "fixtures/a-b.json",
                 "fixtures/a.json",
+                "fixtures/a_b.json",
                 "manifest.json",
                 "schema/",
                 "schema/s.json",
             ]
         );
         assert_eq!(entries[0].len, "CONFORMANCE_VERSION".len() as u64);
+    }
+
+    #[test]
+    fn names_outside_the_layout_are_findings() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::create_dir_all(root.join("fixtures/d")).unwrap();
+        for f in [
+            "fixtures/d/x.json",
+            "fixtures/notes.txt",
+            "fixtures/NUL.json",
+            "fixtures/a.json.",
+            "fixtures/ok.json",
+        ] {
+            fs::write(root.join(f), "{}").unwrap();
+        }
+        let (entries, findings) = walk(root).unwrap();
+        let mut codes: Vec<(&str, &str)> =
+            findings.iter().map(|d| (d.code, d.file.as_str())).collect();
+        codes.sort();
+        assert_eq!(
+            codes,
+            [
+                ("nested-path", "fixtures/d/x.json"),
+                ("unexpected-file", "fixtures/notes.txt"),
+                ("unportable-name", "fixtures/NUL.json"),
+                ("unportable-name", "fixtures/a.json."),
+            ]
+        );
+        assert_eq!(rels(&entries), ["fixtures/", "fixtures/ok.json"]);
     }
 
     #[cfg(unix)]

@@ -16,6 +16,7 @@ use crate::diag::Diagnostic;
 use crate::error::{Error, Result};
 use crate::eval::outcome::FixtureSource;
 use crate::json;
+use crate::suite::layout;
 
 /// Largest single file read from a suite.
 pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
@@ -68,6 +69,8 @@ pub struct Suite {
     pub files: BTreeMap<String, SuiteFile>,
     /// Problems found while reading (links, special files, oversized files, bad names).
     pub problems: Vec<Diagnostic>,
+    /// The names read so far, to refuse case twins.
+    case_fold: layout::CaseFold,
 }
 
 impl SuiteFile {
@@ -126,6 +129,55 @@ fn parse_value(bytes: &[u8]) -> std::result::Result<JsonDoc, json::SyntaxError> 
 }
 
 impl Suite {
+    fn empty(root: &Path) -> Self {
+        Suite {
+            root: root.to_path_buf(),
+            files: BTreeMap::new(),
+            problems: Vec::new(),
+            case_fold: layout::CaseFold::default(),
+        }
+    }
+
+    /// A suite from files already in memory (`/`-separated relative path to bytes), read as
+    /// [`load`] reads a directory: files outside the vendored set are ignored, names the layout
+    /// refuses become problems, and JSON files are parsed.
+    pub fn from_files(root: &Path, files: BTreeMap<String, Vec<u8>>) -> Self {
+        let mut suite = Suite::empty(root);
+        for (rel, bytes) in files {
+            if is_vendored(&rel) && suite.admit(&rel) {
+                let file = SuiteFile::from_bytes(&rel, bytes);
+                suite.files.insert(rel, file);
+            }
+        }
+        suite
+    }
+
+    /// Whether `rel` may be read as part of the suite: a name the layout refuses, or one that
+    /// differs only in case from a file already read, becomes a problem instead.
+    fn admit(&mut self, rel: &str) -> bool {
+        if let Err(refusal) = layout::suite_path(rel) {
+            let help = refusal.help();
+            self.problems
+                .push(Diagnostic::error(refusal.code, rel, refusal.reason).help(help));
+            return false;
+        }
+        if let Some(other) = self.case_fold.clash(rel) {
+            self.problems.push(
+                Diagnostic::error(
+                    "name-case-clash",
+                    rel,
+                    format!(
+                        "differs from `{other}` only in case; they are one file on macOS and \
+                         Windows"
+                    ),
+                )
+                .help("rename or remove one of them"),
+            );
+            return false;
+        }
+        true
+    }
+
     pub fn file(&self, rel: &str) -> Option<&SuiteFile> {
         self.files.get(rel)
     }
@@ -195,11 +247,7 @@ fn load_with(root: &Path, parse: bool) -> Result<Suite> {
     if !meta.is_dir() {
         return Err(Error::bad_path(root, "is not a directory"));
     }
-    let mut suite = Suite {
-        root: root.to_path_buf(),
-        files: BTreeMap::new(),
-        problems: Vec::new(),
-    };
+    let mut suite = Suite::empty(root);
     let mut total = 0u64;
     for name in VENDORED_FILES {
         read_entry(&mut suite, &root.join(name), name, &mut total, parse)?;
@@ -250,6 +298,9 @@ fn load_with(root: &Path, parse: bool) -> Result<Suite> {
                 continue;
             };
             if entry.file_type().is_dir() {
+                continue;
+            }
+            if !suite.admit(&rel) {
                 continue;
             }
             if suite.files.len() >= MAX_FILES {

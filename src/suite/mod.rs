@@ -2,6 +2,7 @@
 
 pub mod ids;
 pub mod index;
+pub mod layout;
 pub mod load;
 pub mod vendor;
 

@@ -25,7 +25,9 @@ pub fn parse(text: &str, file_label: &str) -> (Vec<Target>, Vec<Diagnostic>) {
             continue;
         }
         let entry = entry.trim_end_matches('/');
-        let problem = if entry.starts_with('/') || entry.contains('\\') || entry.contains(':') {
+        let problem = if entry.chars().any(char::is_control) {
+            Some("must not contain control characters")
+        } else if entry.starts_with('/') || entry.contains('\\') || entry.contains(':') {
             Some("must be a path relative to the workspace, with `/` separators")
         } else if entry
             .split('/')
@@ -160,6 +162,14 @@ mod tests {
             "{}",
             problems[0].message
         );
+        // A relative path with control characters inside is refused too (found by fuzzing: a
+        // NUL cannot be part of any path the OS opens).
+        for bad in ["sdk/a\0b", "sdk/\u{1b}[2Jx", "sdk/x\u{85}y"] {
+            let (targets, problems) = parse(bad, "t");
+            assert!(targets.is_empty(), "{bad:?}");
+            assert_eq!(problems[0].code, "sync-bad-target");
+            assert!(!problems[0].message.chars().any(char::is_control));
+        }
     }
 
     #[test]

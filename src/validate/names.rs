@@ -27,30 +27,7 @@ pub fn check(suite: &Suite, out: &mut Vec<Diagnostic>) {
     };
     let root = archive::root_dir(version);
     let mut dirs = BTreeSet::new();
-    let mut hidden = BTreeSet::new();
     for rel in suite.files.keys().filter(|rel| released(rel)) {
-        // `release` never packages a hidden name (it refuses the suite): report it here, at the
-        // first hidden component, as release does.
-        if let Some(end) = rel
-            .split('/')
-            .scan(0, |at, part| {
-                let start = *at;
-                *at += part.len() + 1;
-                Some((start, part))
-            })
-            .find(|(_, part)| part.starts_with('.'))
-            .map(|(start, part)| start + part.len())
-            && hidden.insert(rel[..end].to_string())
-        {
-            out.push(
-                Diagnostic::error(
-                    "hidden-file",
-                    &rel[..end],
-                    "hidden names are never released (editor, OS or tool leftovers)",
-                )
-                .help("remove it from the suite's data directories"),
-            );
-        }
         let mut parent = rel.as_str();
         while let Some((dir, _)) = parent.rsplit_once('/') {
             dirs.insert(dir.to_string());

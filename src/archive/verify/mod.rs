@@ -29,6 +29,7 @@ use std::io::{self, BufRead, Read};
 use crate::archive::root_dir;
 use crate::diag::Diagnostic;
 use crate::error::Error;
+use crate::suite::layout::{self, Place};
 use crate::suite::load::{MAX_FILE_BYTES, MAX_FILES, MAX_TOTAL_BYTES, VERSION_FILE};
 
 mod gzip;
@@ -57,6 +58,7 @@ pub const CODES: &[&str] = &[
     "archive-multiple-roots",
     "archive-duplicate",
     "archive-case-collision",
+    "archive-layout",
     "archive-entry-too-large",
     "archive-too-large",
     "archive-too-many-entries",
@@ -275,11 +277,35 @@ fn truncated(message: impl Into<String>) -> Fault {
     )
 }
 
-/// How an entry path is shown in a message: as is when it is printable UTF-8, escaped otherwise.
+/// Refuses an entry that has no place in a release (see [`crate::suite::layout`]): anything but
+/// CONFORMANCE_VERSION, manifest.json, LICENSE, and portable `*.json` names directly in fixtures/
+/// and schema/.
+fn check_layout(rel: &str, shown: &str, is_dir: bool) -> Result<(), Fault> {
+    let refuse = |why: String| {
+        Err(Fault::refuse_help(
+            "archive-layout",
+            shown,
+            format!("entry `{shown}` {why}"),
+            "a release holds only CONFORMANCE_VERSION, manifest.json, LICENSE, fixtures/*.json \
+             and schema/*.json, with portable names; this archive was not written by `bqsuite \
+             release`",
+        ))
+    };
+    match (layout::release_path(rel), is_dir) {
+        (Err(refusal), _) => refuse(refusal.reason),
+        (Ok(Place::DataDir), true) => Ok(()),
+        (Ok(Place::DataDir), false) => refuse("is a file where release writes a directory".into()),
+        (Ok(_), true) => refuse("is a directory where release writes a file".into()),
+        (Ok(_), false) => Ok(()),
+    }
+}
+
+/// How an entry path is shown in a message: UTF-8 with control and bidi characters escaped, or
+/// every non-ASCII byte escaped when it is not UTF-8.
 pub fn show_path(bytes: &[u8]) -> String {
     match std::str::from_utf8(bytes) {
-        Ok(s) if !s.chars().any(char::is_control) => s.to_string(),
-        _ => bytes.escape_ascii().to_string(),
+        Ok(s) => crate::shell::escape(s),
+        Err(_) => bytes.escape_ascii().to_string(),
     }
 }
 
@@ -549,6 +575,7 @@ impl<R: BufRead> Walker<'_, R> {
                 self.paths.add(&full, Kind::Dir)?;
                 self.summary.dirs += 1;
                 if !rel.is_empty() {
+                    check_layout(&rel, &shown, true)?;
                     sink.directory(&rel)?;
                 }
                 continue;
@@ -576,6 +603,7 @@ impl<R: BufRead> Walker<'_, R> {
                 ));
             }
             self.paths.add(&full, Kind::File)?;
+            check_layout(&rel, &shown, false)?;
             self.summary.files += 1;
             self.summary.bytes += size;
             if rel == VERSION_FILE {
