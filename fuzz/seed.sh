@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Regenerates the seed corpora in fuzz/seeds/ from the bundled suite and the release it makes.
+# Usage: fuzz/seed.sh   (needs a built `target/release/bqsuite`, python3 for the tar slices)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(dirname "$here")
+bq="$repo/target/release/bqsuite"
+[ -x "$bq" ] || (cd "$repo" && cargo build --release --locked)
+seeds="$here/seeds"
+rm -rf "$seeds"
+mkdir -p "$seeds"/{archive,json,suite,results,sums,targets,diff}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# archive: the real asset (first byte 0: gzip as downloaded), its tar stream (first byte 1: the
+# harness compresses it), and short canonical prefixes of that stream.
+"$bq" release "$repo/suite" --out "$work/rel" >/dev/null
+asset="$work/rel/babelqueue-conformance-1.5.0.tar.gz"
+{ printf '\0'; cat "$asset"; } >"$seeds/archive/asset.gz"
+gunzip -c "$asset" >"$work/asset.tar"
+{ printf '\1'; cat "$work/asset.tar"; } >"$seeds/archive/asset.tar"
+python3 - "$work/asset.tar" "$seeds/archive" <<'PY'
+import sys
+data = open(sys.argv[1], "rb").read()
+blocks = [data[i:i + 512] for i in range(0, len(data), 512)]
+# Entry boundaries: a header block, then ceil(size / 512) data blocks.
+starts, i = [], 0
+while i < len(blocks) and any(blocks[i]):
+    starts.append(i)
+    size = int(blocks[i][124:136].strip(b"\0 ") or b"0", 8)
+    i += 1 + (size + 511) // 512
+for n in (1, 3, 6):
+    end = starts[n] if n < len(starts) else i
+    open(f"{sys.argv[2]}/first-{n}.tar", "wb").write(b"\1" + b"".join(blocks[:end]) + b"\0" * 1024)
+PY
+
+# json: every JSON document of the suite.
+for f in "$repo"/suite/manifest.json "$repo"/suite/schema/*.json "$repo"/suite/fixtures/*.json; do
+  cp "$f" "$seeds/json/$(basename "$f")"
+done
+
+# results: the schema's example, and the reference evaluator's own results.
+cp "$repo/suite/schema/results.example.json" "$seeds/results/example.json"
+"$bq" eval "$repo/suite" --out "$work/results.json" >/dev/null
+cp "$work/results.json" "$seeds/results/reference.json"
+
+# sums: the release's SHA256SUMS, a binary-mode line, two disagreeing lines.
+cp "$work/rel/SHA256SUMS" "$seeds/sums/release"
+sed 's/  / */' "$work/rel/SHA256SUMS" >"$seeds/sums/binary-mode"
+{ cat "$work/rel/SHA256SUMS"; sed 's/^./0/' "$work/rel/SHA256SUMS"; } >"$seeds/sums/ambiguous"
+
+# targets: the real workspace list, and one with comments, a nested pair and a bad line.
+cp "$repo/suite/sync-targets.txt" "$seeds/targets/real"
+printf '# SDK copies\nsdk/conf  # trailing comment\nsdk/conf/fixtures/x\n/abs\nother/a/../b\n' \
+  >"$seeds/targets/mixed"
+
+# suite and diff: edits to the bundled suite (see fuzz/harness.rs for the format).
+fixture=$(ls "$repo"/suite/fixtures/*.json | head -1)
+{ printf '@@ fixtures/added.json\n'; cat "$fixture"; } >"$seeds/suite/add-fixture"
+printf '@@ !manifest.json\n' >"$seeds/suite/no-manifest"
+printf '@@ CONFORMANCE_VERSION\n1.6.0\n' >"$seeds/suite/version"
+{ printf '@@ manifest.json\n'; cat "$repo/suite/manifest.json"; } >"$seeds/suite/manifest"
+printf '@@ fixtures/d/x.json\n{}\n@@ fixtures/.h.json\n{}\n' >"$seeds/suite/bad-names"
+printf '\n@@@@\n@@ CONFORMANCE_VERSION\n1.6.0\n@@ !%s\n' "fixtures/$(basename "$fixture")" \
+  >"$seeds/diff/remove-fixture"
+{ printf '\n@@@@\n@@ CONFORMANCE_VERSION\n1.5.1\n@@ manifest.json\n'; cat "$repo/suite/manifest.json"; } \
+  >"$seeds/diff/manifest"
+echo "seeds written to $seeds"
