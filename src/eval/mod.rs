@@ -9,6 +9,7 @@
 
 pub mod bindings;
 pub mod case;
+pub mod memo;
 pub mod model;
 pub mod mutants;
 pub mod outcome;
@@ -32,6 +33,10 @@ pub fn evaluate_mutant(
 
 /// Evaluates every case of every section of `manifest`, reading fixtures through `fixtures`.
 pub fn evaluate(manifest: &Value, fixtures: &dyn FixtureSource) -> Vec<CaseOutcome> {
+    memo::scope(|| evaluate_cases(manifest, fixtures))
+}
+
+fn evaluate_cases(manifest: &Value, fixtures: &dyn FixtureSource) -> Vec<CaseOutcome> {
     let index = CaseIndex::new(manifest);
     index
         .cases

@@ -132,6 +132,7 @@ pub fn check_fixtures(
     let Some(validator) = &compiled.envelope else {
         return;
     };
+    let mut checked = std::collections::HashMap::new();
     for c in &index.cases {
         let Some(path) = c.case.case.get("file").and_then(Value::as_str) else {
             continue;
@@ -142,7 +143,11 @@ pub fn check_fixtures(
         let Some(expect) = expectation(&c.section, c.case.case, &fixture.value) else {
             continue;
         };
-        let problems = violations(validator, &fixture.value);
+        // Many cases may name one fixture: it is checked against the schema once.
+        let problems = checked
+            .entry(path)
+            .or_insert_with(|| violations(validator, &fixture.value))
+            .clone();
         match expect {
             Expectation::Pass => {
                 for (pointer, message) in problems {

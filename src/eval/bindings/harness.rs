@@ -2,6 +2,8 @@
 //! loading, typed field access beyond `Case`, whole-map comparison, and the
 //! `schema_version_gate` runner common to sqs, asb, pulsar, kafka and artemis.
 
+use std::rc::Rc;
+
 use serde_json::{Map, Value};
 
 use super::Binding;
@@ -9,6 +11,7 @@ use super::gate::{self, GateInput, GateVerdict};
 use super::payload::PayloadSchema;
 use super::projection::ProjectionSource;
 use crate::eval::case::{Case, Step, compact, finish};
+use crate::eval::memo;
 use crate::eval::outcome::{FixtureSource, Verdict};
 use crate::suite::ids::{CaseRef, escape_token};
 
@@ -101,26 +104,27 @@ pub fn load_fixture_text<'f>(
 }
 
 /// The parsed envelope named by the inherited `envelope_file` (a JSON object; duplicate keys
-/// resolve last-wins), with that field's pointer.
+/// resolve last-wins), with that field's pointer. Parsed once per evaluation (see [`memo`]).
 pub fn load_envelope(
     case: &CaseRef<'_>,
     section_block: &Value,
     fixtures: &dyn FixtureSource,
-) -> Step<(Value, String)> {
+) -> Step<(Rc<Value>, String)> {
     let (text, pointer) = load_fixture_text(case, section_block, fixtures)?;
-    let envelope: Value = serde_json::from_str(text).map_err(|e| {
-        malformed_at(
-            pointer.clone(),
-            format!("the envelope fixture is not valid JSON: {e}"),
-        )
-    })?;
-    if !envelope.is_object() {
-        return Err(malformed_at(
-            pointer,
-            "the envelope fixture is not a JSON object",
-        ));
+    let (path, _) = inherited_str(case, "envelope_file", section_block)?;
+    let parsed = memo::get_or_compute(format!("envelope\0{path}"), || {
+        match serde_json::from_str::<Value>(text) {
+            Err(e) => Err(format!("the envelope fixture is not valid JSON: {e}")),
+            Ok(envelope) if !envelope.is_object() => {
+                Err("the envelope fixture is not a JSON object".to_string())
+            }
+            Ok(envelope) => Ok(Rc::new(envelope)),
+        }
+    });
+    match &*parsed {
+        Ok(envelope) => Ok((envelope.clone(), pointer)),
+        Err(why) => Err(malformed_at(pointer, why.clone())),
     }
-    Ok((envelope, pointer))
 }
 
 /// The projection inputs of the inherited `envelope_file`.

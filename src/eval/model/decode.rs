@@ -135,8 +135,17 @@ impl Decoded {
     }
 }
 
+/// How many texts [`decode`] has parsed in this process: the evaluator's work, observable (a
+/// fixture that many cases share must be parsed once per evaluation, not once per case).
+pub fn texts_decoded() -> usize {
+    TEXTS_DECODED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+static TEXTS_DECODED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 /// Parses `text` (last wins on a repeated key) and decodes it.
 pub fn decode(text: &str) -> Result<Decoded, Rejection> {
+    TEXTS_DECODED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let value: Value = match mutant::reparse(text) {
         Some(value) => value,
         None => serde_json::from_str(text)

@@ -4,9 +4,13 @@
 
 use serde_json::{Map, Value};
 
+use std::rc::Rc;
+
 use super::decode::{Decoded, Rejection, decode};
+use super::encode::{EncodeError, encode};
 use super::make::{MakeError, MakeInput};
 use crate::eval::case::{Case, Step, compact};
+use crate::eval::memo;
 use crate::eval::outcome::{FixtureSource, Mismatch, Verdict};
 use crate::json::pointer::resolve;
 use crate::suite::ids::escape_token;
@@ -65,12 +69,58 @@ pub fn fixture_text<'f>(c: &Case<'_>, fixtures: &'f dyn FixtureSource) -> Step<&
     c.fixture("file", file, fixtures)
 }
 
-/// Decodes the fixture the case's `file` field names.
-pub fn decode_fixture(
+/// Decodes the fixture the case's `file` field names (once per evaluation: see [`memo`]).
+pub fn decode_fixture(c: &Case<'_>, fixtures: &dyn FixtureSource) -> Step<Rc<Decode>> {
+    let file = c.str("file")?;
+    let text = c.fixture("file", file, fixtures)?;
+    Ok(decode_file(file, text))
+}
+
+/// What decoding a fixture gives.
+pub type Decode = Result<Decoded, Rejection>;
+
+/// Decodes the text of the fixture `file` (once per evaluation: see [`memo`]).
+pub fn decode_file(file: &str, text: &str) -> Rc<Decode> {
+    memo::get_or_compute(format!("decode\0{file}"), || decode(text))
+}
+
+/// The fixture the case's `file` field names, decoded and re-encoded unchanged, or why not (once
+/// per evaluation: see [`memo`]).
+pub fn reencode_fixture(c: &Case<'_>, fixtures: &dyn FixtureSource) -> Step<Rc<Reencode>> {
+    let file = c.str("file")?;
+    let decoded = decode_fixture(c, fixtures)?;
+    Ok(memo::get_or_compute(
+        format!("reencode\0{file}"),
+        || match &*decoded {
+            Ok(message) => encode(message).map_err(Refused::Encode),
+            Err(rejection) => Err(Refused::Decode(rejection.verdict_words())),
+        },
+    ))
+}
+
+/// What re-encoding a fixture gives.
+pub type Reencode = Result<Value, Refused>;
+
+/// Why a fixture was not re-encoded.
+#[derive(Debug, Clone)]
+pub enum Refused {
+    /// Decoding rejected it (the verdict in words).
+    Decode(String),
+    Encode(EncodeError),
+}
+
+/// The re-encoded document, or the case's mismatch at `field`: the fixture was not accepted
+/// (`accepted` says what was expected instead) or encode refused it.
+pub fn reencoded<'r>(
     c: &Case<'_>,
-    fixtures: &dyn FixtureSource,
-) -> Step<Result<Decoded, Rejection>> {
-    Ok(decode(fixture_text(c, fixtures)?))
+    result: &'r Reencode,
+    field: &str,
+    accepted: &str,
+) -> Step<&'r Value> {
+    result.as_ref().map_err(|refused| match refused {
+        Refused::Decode(words) => c.mismatch(field, accepted, words.clone()),
+        Refused::Encode(e) => c.mismatch(field, "re-encoded", format!("encode refused: {e}")),
+    })
 }
 
 /// Resolves `pointer` (a string found in the manifest at `at`) in `doc`; a syntactically invalid

@@ -7,7 +7,8 @@
 use serde_json::Value;
 
 use crate::eval::case::{Case, Step, finish};
-use crate::eval::model::decode::{decode, duplicate_top_level_keys};
+use crate::eval::model::decode::duplicate_top_level_keys;
+use crate::eval::model::expect::decode_file;
 use crate::eval::model::expect::{check_decode_expectations, fixture_text};
 use crate::eval::outcome::{FixtureSource, Verdict};
 use crate::suite::ids::CaseRef;
@@ -25,7 +26,7 @@ pub fn run(case: &CaseRef<'_>, _section_block: &Value, fixtures: &dyn FixtureSou
 
 fn run_case(c: &Case<'_>, fixtures: &dyn FixtureSource) -> Step<()> {
     let text = fixture_text(c, fixtures)?;
-    let result = decode(text);
+    let result = decode_file(c.str("file")?, text);
     check_decode_expectations(c, &result, &REQUIRED_EXPECT)?;
     if c.get("name").and_then(Value::as_str) == Some(DUPLICATE_KEYS_CASE) {
         let repeated = duplicate_top_level_keys(text);

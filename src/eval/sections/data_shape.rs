@@ -60,7 +60,7 @@ fn run_encode(c: &Case<'_>) -> Step<()> {
 fn run_decode(c: &Case<'_>, fixtures: &dyn FixtureSource) -> Step<()> {
     let result = decode_fixture(c, fixtures)?;
     check_decode_expectations(c, &result, &[])?;
-    match &result {
+    match &*result {
         Err(rejection) if rejection.kind != RejectKind::Data => Err(c.mismatch(
             "reason",
             format!("rejected ({})", RejectKind::Data.label()),

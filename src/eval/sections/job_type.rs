@@ -28,7 +28,7 @@ pub fn run(case: &CaseRef<'_>, _section_block: &Value, fixtures: &dyn FixtureSou
 fn run_case(c: &Case<'_>, fixtures: &dyn FixtureSource) -> Step<()> {
     let result = decode_fixture(c, fixtures)?;
     check_decode_expectations(c, &result, &REQUIRED_EXPECT)?;
-    match &result {
+    match &*result {
         Ok(message) => {
             let want = c.bool("expect_warning")?;
             let at = match c.get("expect_warning_at") {

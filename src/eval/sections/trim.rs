@@ -13,7 +13,7 @@ use crate::eval::model::decode::RejectKind;
 use crate::eval::model::encode::encode;
 use crate::eval::model::expect::{
     check_decode_expectations, check_pointer_values, decode_fixture, describe, describe_make_error,
-    make_input,
+    make_input, reencode_fixture, reencoded,
 };
 use crate::eval::model::make::make;
 use crate::eval::outcome::{FixtureSource, Verdict};
@@ -75,7 +75,7 @@ fn run_make(c: &Case<'_>) -> Step<()> {
 fn run_decode(c: &Case<'_>, fixtures: &dyn FixtureSource) -> Step<()> {
     let result = decode_fixture(c, fixtures)?;
     check_decode_expectations(c, &result, &[])?;
-    match &result {
+    match &*result {
         Err(rejection) if rejection.kind != RejectKind::NoIdentity => Err(c.mismatch(
             "reason",
             format!("rejected ({})", RejectKind::NoIdentity.label()),
@@ -87,11 +87,9 @@ fn run_decode(c: &Case<'_>, fixtures: &dyn FixtureSource) -> Step<()> {
 
 fn run_reencode(c: &Case<'_>, fixtures: &dyn FixtureSource) -> Step<()> {
     c.object("expect_preserved")?;
-    let message = decode_fixture(c, fixtures)?
-        .map_err(|r| c.mismatch("file", "accepted", r.verdict_words()))?;
-    let out = encode(&message)
-        .map_err(|e| c.mismatch("file", "re-encoded", format!("encode refused: {e}")))?;
-    check_pointer_values(c, "expect_preserved", &out, &[], "")
+    let result = reencode_fixture(c, fixtures)?;
+    let out = reencoded(c, &result, "file", "accepted")?;
+    check_pointer_values(c, "expect_preserved", out, &[], "")
 }
 
 #[cfg(test)]

@@ -1,0 +1,79 @@
+//! Work shared between the cases of one evaluation: a fixture that a thousand cases name is
+//! decoded (and re-encoded) once, not a thousand times, so evaluating costs time linear in the
+//! suite's bytes plus its cases.
+//!
+//! The memo lives for one [`scope`] (one [`super::evaluate`] call) on one thread. Everything
+//! memoised is a pure function of its key and of the active mutant, which is fixed for the whole
+//! scope, so a cached result is exactly what computing it again would give. Outside a scope (a
+//! section runner called on its own, as unit tests do) nothing is cached.
+
+use std::any::Any;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+type Memo = HashMap<String, Rc<dyn Any>>;
+
+thread_local! {
+    static MEMO: RefCell<Option<Memo>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with an empty memo, dropped when `f` returns (or unwinds).
+pub fn scope<R>(f: impl FnOnce() -> R) -> R {
+    struct Restore(Option<Memo>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let previous = self.0.take();
+            MEMO.with(|memo| *memo.borrow_mut() = previous);
+        }
+    }
+    let _restore = Restore(MEMO.with(|memo| memo.borrow_mut().replace(Memo::new())));
+    f()
+}
+
+/// The value memoised under `key`, computing it with `compute` the first time. `key` must name
+/// everything the value depends on besides the active mutant (a kind prefix and the fixture path,
+/// plus any case parameter), and one key always holds one type.
+pub fn get_or_compute<T: 'static>(key: String, compute: impl FnOnce() -> T) -> Rc<T> {
+    let cached = MEMO.with(|memo| {
+        memo.borrow()
+            .as_ref()
+            .and_then(|m| m.get(&key).cloned())
+            .and_then(|v| v.downcast::<T>().ok())
+    });
+    if let Some(value) = cached {
+        return value;
+    }
+    // Computed without holding the borrow: `compute` may itself use the memo.
+    let value = Rc::new(compute());
+    MEMO.with(|memo| {
+        if let Some(m) = memo.borrow_mut().as_mut() {
+            m.insert(key, value.clone() as Rc<dyn Any>);
+        }
+    });
+    value
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    #[test]
+    fn computes_once_per_key_inside_a_scope_only() {
+        let calls = Cell::new(0);
+        let count = || {
+            calls.set(calls.get() + 1);
+            calls.get()
+        };
+        scope(|| {
+            assert_eq!(*get_or_compute("a".into(), count), 1);
+            assert_eq!(*get_or_compute("a".into(), count), 1);
+            assert_eq!(*get_or_compute("b".into(), count), 2);
+        });
+        // Outside a scope (and in a new one) nothing is remembered.
+        assert_eq!(*get_or_compute("a".into(), count), 3);
+        assert_eq!(*get_or_compute("a".into(), count), 4);
+        scope(|| assert_eq!(*get_or_compute("a".into(), count), 5));
+    }
+}
