@@ -204,18 +204,28 @@ pub fn classify(old: &Suite, new: &Suite) -> Result<Outcome> {
     })
 }
 
-/// Reading problems of one side (links, special or oversized files) as warnings.
+/// Reading problems of one side, not compared: a name outside the suite layout is an error (no
+/// release can hold it), anything else (links, special or oversized files) a warning.
 fn side_problems(suite: &Suite, side: &str) -> Vec<Diagnostic> {
     suite
         .problems
         .iter()
         .map(|p| {
             let mut d = p.clone();
-            d.severity = crate::diag::Severity::Warning;
+            let outside = crate::suite::layout::CODES.contains(&d.code);
+            if !outside {
+                d.severity = crate::diag::Severity::Warning;
+            }
             d.message = format!(
-                "{side} ({}): {} (not compared)",
+                "{side} ({}): `{}` {} (not compared{})",
                 suite.root.display(),
-                d.message
+                d.file,
+                d.message,
+                if outside {
+                    "; no release can hold it"
+                } else {
+                    ""
+                }
             );
             d
         })

@@ -26,6 +26,16 @@ use std::collections::HashMap;
 /// Longest portable name: a ustar header's name field.
 pub const MAX_NAME_BYTES: usize = 100;
 
+/// Every code a layout refusal carries (the loader adds `name-case-clash` for case twins).
+pub const CODES: [&str; 6] = [
+    "hidden-file",
+    "nested-path",
+    "unexpected-file",
+    "unportable-name",
+    "name-too-long",
+    "name-case-clash",
+];
+
 /// The two data directories.
 pub const DATA_DIRS: [&str; 2] = ["fixtures", "schema"];
 
