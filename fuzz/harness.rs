@@ -97,7 +97,8 @@ pub fn archive(data: &[u8]) {
     let input = if mode % 2 == 0 {
         rest
     } else {
-        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        // Stored blocks (level 0): the fastest, with the same gzip header release writes.
+        let mut enc = bqsuite::release::gzip::GzipWriter::new(Vec::new(), 0).expect("in memory");
         enc.write_all(rest).expect("in memory");
         gz = enc.finish().expect("in memory");
         &gz

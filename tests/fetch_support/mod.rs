@@ -11,8 +11,6 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use flate2::Compression;
-use flate2::write::GzEncoder;
 use sha2::{Digest, Sha256};
 
 pub const VERSION: &str = "1.0.0";
@@ -215,10 +213,13 @@ pub fn tar_without_end(entries: &[Entry]) -> Vec<u8> {
     entries.iter().flat_map(Entry::bytes).collect()
 }
 
+/// Compresses `bytes` as release does (its gzip header, its level).
 pub fn gz(bytes: &[u8]) -> Vec<u8> {
-    let mut e = GzEncoder::new(Vec::new(), Compression::default());
-    e.write_all(bytes).unwrap();
-    e.finish().unwrap()
+    let mut w =
+        bqsuite::release::gzip::GzipWriter::new(Vec::new(), bqsuite::release::COMPRESSION_LEVEL)
+            .unwrap();
+    w.write_all(bytes).unwrap();
+    w.finish().unwrap()
 }
 
 /// The well-formed entries of a small release of `version` (what `bqsuite release` writes).

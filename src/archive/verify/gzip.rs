@@ -5,7 +5,7 @@ use std::io::{self, BufRead, Read};
 
 use flate2::{Crc, Decompress, FlushDecompress, Status};
 
-use super::{Fault, MAX_GZIP_STRING, corrupt, truncated};
+use super::{Fault, corrupt, truncated};
 use crate::error::Error;
 
 /// Reads one gzip member (RFC 1952) and checks its header, its deflate stream, its CRC-32 and
@@ -65,45 +65,28 @@ impl<R: BufRead> GzMember<R> {
                 header[2]
             )));
         }
-        let flags = header[3];
-        if flags & 0xe0 != 0 {
-            return Err(corrupt("reserved gzip header flags are set"));
-        }
-        let mut header_crc = Crc::new();
-        header_crc.update(&header);
-        if flags & 0x04 != 0 {
-            let mut len = [0u8; 2];
-            fill_exact(&mut inner, &mut len, "the gzip header")?;
-            header_crc.update(&len);
-            let mut extra = vec![0u8; u16::from_le_bytes(len) as usize];
-            fill_exact(&mut inner, &mut extra, "the gzip header")?;
-            header_crc.update(&extra);
-        }
-        for (flag, what) in [(0x08, "file name"), (0x10, "comment")] {
-            if flags & flag != 0 {
-                let mut len = 0usize;
-                loop {
-                    let mut byte = [0u8; 1];
-                    fill_exact(&mut inner, &mut byte, "the gzip header")?;
-                    header_crc.update(&byte);
-                    if byte[0] == 0 {
-                        break;
-                    }
-                    len += 1;
-                    if len > MAX_GZIP_STRING {
-                        return Err(corrupt(format!(
-                            "the gzip header's {what} is longer than {MAX_GZIP_STRING} bytes"
-                        )));
-                    }
-                }
-            }
-        }
-        if flags & 0x02 != 0 {
-            let mut crc16 = [0u8; 2];
-            fill_exact(&mut inner, &mut crc16, "the gzip header")?;
-            if u16::from_le_bytes(crc16) != (header_crc.sum() & 0xffff) as u16 {
-                return Err(corrupt("the gzip header checksum does not match"));
-            }
+        // Release writes one fixed header (no name, comment, extra field or header CRC; MTIME 0;
+        // OS 3): anything else was not written by `bqsuite release`.
+        let canonical = crate::release::gzip::header(crate::release::COMPRESSION_LEVEL);
+        if header != canonical {
+            let field = match (0..10).find(|&i| header[i] != canonical[i]) {
+                Some(3) => "FLG (a name, comment, extra field or header CRC)",
+                Some(4..=7) => "MTIME",
+                Some(8) => "XFL",
+                _ => "OS",
+            };
+            return Err(Fault::refuse_help(
+                "archive-noncanonical",
+                "",
+                format!(
+                    "the gzip header's {field} is not what release writes (header {}, release \
+                     writes {})",
+                    crate::archive::hex(&header),
+                    crate::archive::hex(&canonical)
+                ),
+                "a release asset is exactly what `bqsuite release` writes; this one was \
+                 recompressed or altered",
+            ));
         }
         Ok(GzMember {
             inner,

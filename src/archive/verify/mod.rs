@@ -89,8 +89,6 @@ pub struct Limits {
     pub max_padding_bytes: u64,
 }
 
-/// Longest gzip header file name or comment.
-const MAX_GZIP_STRING: usize = 1024;
 /// Deepest entry path (components, root included).
 const MAX_DEPTH: usize = 32;
 /// Longest CONFORMANCE_VERSION read.
