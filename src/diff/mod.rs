@@ -217,9 +217,8 @@ fn side_problems(suite: &Suite, side: &str) -> Vec<Diagnostic> {
                 d.severity = crate::diag::Severity::Warning;
             }
             d.message = format!(
-                "{side} ({}): `{}` {} (not compared{})",
+                "{side} ({}): {} (not compared{})",
                 suite.root.display(),
-                d.file,
                 d.message,
                 if outside {
                     "; no release can hold it"

@@ -70,9 +70,7 @@ impl Walk {
             );
         } else if kind.is_file() {
             if let Err(refusal) = layout::suite_path(&rel) {
-                let help = refusal.help();
-                self.findings
-                    .push(Diagnostic::error(refusal.code, rel, refusal.reason).help(help));
+                self.findings.push(refusal.diagnostic(&rel));
                 return Ok(());
             }
             self.entries.push(Entry {
@@ -122,9 +120,7 @@ impl Walk {
             };
             let child_rel = format!("{rel}/{text}");
             if let Err(refusal) = layout::portable_name(text) {
-                let help = refusal.help();
-                self.findings
-                    .push(Diagnostic::error(refusal.code, child_rel, refusal.reason).help(help));
+                self.findings.push(refusal.diagnostic(&child_rel));
                 continue;
             }
             self.visit(&path.join(&name), child_rel, false)?;

@@ -87,6 +87,19 @@ impl Refusal {
     }
 }
 
+impl Refusal {
+    /// The finding for `rel` (a suite-relative path), naming it with control and bidi characters
+    /// escaped.
+    pub fn diagnostic(&self, rel: &str) -> crate::diag::Diagnostic {
+        crate::diag::Diagnostic::error(
+            self.code,
+            rel,
+            format!("`{}` {}", crate::shell::escape(rel), self.reason),
+        )
+        .help(self.help())
+    }
+}
+
 /// Whether a suite or a release is being checked: only a release carries `LICENSE`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scope {

@@ -157,9 +157,7 @@ impl Suite {
     /// read.
     fn admit(&mut self, rel: &str) -> bool {
         if let Err(refusal) = layout::suite_path(rel) {
-            let help = refusal.help();
-            self.problems
-                .push(Diagnostic::error(refusal.code, rel, refusal.reason).help(help));
+            self.problems.push(refusal.diagnostic(rel));
             return false;
         }
         if let Some(other) = self.case_fold.clash(rel) {
@@ -168,8 +166,10 @@ impl Suite {
                     "name-case-clash",
                     rel,
                     format!(
-                        "differs from `{other}` only in case; they are one file on macOS and \
-                         Windows"
+                        "`{}` differs from `{}` only in case; they are one file on macOS and \
+                         Windows",
+                        crate::shell::escape(rel),
+                        crate::shell::escape(&other)
                     ),
                 )
                 .help("rename or remove one of them"),
