@@ -195,3 +195,36 @@ fn fetch_check_and_update_refuse_a_release_with_a_name_outside_the_layout() {
         assert!(!Path::new(&work.path().join("conformance/.git")).exists());
     }
 }
+
+#[test]
+fn fetch_never_prints_the_raw_characters_of_a_hostile_entry_name() {
+    let version = fs::read_to_string(bundled_suite().join("CONFORMANCE_VERSION")).unwrap();
+    let version = version.trim();
+    for path in [
+        "fixtures/a\u{202e}nosj.json",
+        "fixtures/a\u{1b}[2Jb.json",
+        "fixtures/a\u{85}b.json",
+        "fixtures/a\u{9b}31mb.json",
+    ] {
+        let mirror = Mirror::new();
+        mirror.publish(version, &hostile_release(path));
+        let work = tempfile::tempdir().unwrap();
+        let dest = work.path().join("dest");
+        for format in ["human", "github"] {
+            let out = run_in(
+                work.path(),
+                &["fetch", version, dest.to_str().unwrap(), "--format", format],
+                &[("BQ_CONFORMANCE_BASE_URL", mirror.url().as_str())],
+            );
+            assert_eq!(code(&out), 1, "{path:?}");
+            let text = stdout(&out) + &stderr(&out);
+            assert!(
+                !text.chars().any(
+                    |c| (c.is_control() && c != '\n') || ('\u{202a}'..='\u{202e}').contains(&c)
+                ),
+                "{path:?} ({format}): {text:?}"
+            );
+            assert!(!dest.exists());
+        }
+    }
+}
