@@ -547,7 +547,6 @@ fn corpus() -> Vec<(&'static str, Vec<u8>, &'static str)> {
 /// Paths no release has (the hostile names of issue #13): each is a canonical entry, so only the
 /// layout rule refuses it.
 fn layout_corpus() -> Vec<(&'static str, Vec<u8>, &'static str)> {
-    let one = |path: &str, data: &[u8]| gz(&with_last(vec![file(&root(path), data)]));
     let mut git = release_entries(VERSION);
     git.push(dir(&root(".git")));
     git.push(file(
@@ -556,40 +555,17 @@ fn layout_corpus() -> Vec<(&'static str, Vec<u8>, &'static str)> {
     ));
     let nfc = "fixtures/caf\u{e9}.json";
     let nfd = "fixtures/cafe\u{301}.json";
-    vec![
-        ("layout-git-config", gz(&tar(&git)), "archive-layout"),
-        (
-            "layout-makefile",
-            one("Makefile", b"all:\n\ttrue\n"),
-            "archive-layout",
-        ),
-        (
-            "layout-script",
-            one("run.sh", b"#!/bin/sh\n"),
-            "archive-layout",
-        ),
-        (
-            "layout-hidden-json",
-            one("fixtures/.hidden.json", b"{}"),
-            "archive-layout",
-        ),
-        (
-            "layout-hidden-top",
-            one(".hidden.json", b"{}"),
-            "archive-layout",
-        ),
+    let mut schema_as_file = release_entries(VERSION);
+    schema_as_file.retain(|x| !x.name.windows(7).any(|w| w == b"/schema"));
+    schema_as_file.push(file(&root("schema"), b"x"));
+    let mut corpus = vec![
+        ("layout-git-config", gz(&tar(&git))),
         (
             "layout-nested",
             gz(&with_last(vec![
                 dir(&root("fixtures/d")),
                 file(&root("fixtures/d/x.json"), b"{}"),
             ])),
-            "archive-layout",
-        ),
-        (
-            "layout-nested-implied",
-            one("fixtures/d/x.json", b"{}"),
-            "archive-layout",
         ),
         (
             "layout-nfc-nfd-twins",
@@ -597,71 +573,35 @@ fn layout_corpus() -> Vec<(&'static str, Vec<u8>, &'static str)> {
                 file(&root(nfc), b"{}"),
                 file(&root(nfd), b"{}"),
             ])),
-            "archive-layout",
         ),
-        ("layout-nfd", one(nfd, b"{}"), "archive-layout"),
-        (
-            "layout-sigma",
-            one("fixtures/\u{3c3}.json", b"{}"),
-            "archive-layout",
-        ),
-        (
-            "layout-final-sigma",
-            one("fixtures/\u{3c2}.json", b"{}"),
-            "archive-layout",
-        ),
-        (
-            "layout-trailing-dot",
-            one("fixtures/a.json.", b"{}"),
-            "archive-layout",
-        ),
-        (
-            "layout-trailing-space",
-            one("fixtures/a.json ", b"{}"),
-            "archive-layout",
-        ),
-        (
-            "layout-device-nul",
-            one("fixtures/NUL.json", b"{}"),
-            "archive-layout",
-        ),
-        (
-            "layout-device-con",
-            one("fixtures/con", b"{}"),
-            "archive-layout",
-        ),
-        ("layout-device-top", one("con", b"{}"), "archive-layout"),
-        (
-            "layout-bidi",
-            one("fixtures/a\u{202e}nosj.json", b"{}"),
-            "archive-layout",
-        ),
-        (
-            "layout-c1",
-            one("fixtures/a\u{85}b.json", b"{}"),
-            "archive-layout",
-        ),
-        (
-            "layout-not-json",
-            one("fixtures/notes.txt", b"x"),
-            "archive-layout",
-        ),
-        (
-            "layout-dash",
-            one("fixtures/-rf.json", b"{}"),
-            "archive-layout",
-        ),
-        (
-            "layout-file-as-data-dir",
-            gz(&tar(&{
-                let mut e = release_entries(VERSION);
-                e.retain(|x| !x.name.windows(7).any(|w| w == b"/schema"));
-                e.push(file(&root("schema"), b"x"));
-                e
-            })),
-            "archive-layout",
-        ),
-    ]
+        ("layout-file-as-data-dir", gz(&tar(&schema_as_file))),
+    ];
+    // One extra file entry each.
+    for (name, path) in [
+        ("layout-makefile", "Makefile"),
+        ("layout-script", "run.sh"),
+        ("layout-hidden-json", "fixtures/.hidden.json"),
+        ("layout-hidden-top", ".hidden.json"),
+        ("layout-nested-implied", "fixtures/d/x.json"),
+        ("layout-nfd", nfd),
+        ("layout-sigma", "fixtures/\u{3c3}.json"),
+        ("layout-final-sigma", "fixtures/\u{3c2}.json"),
+        ("layout-trailing-dot", "fixtures/a.json."),
+        ("layout-trailing-space", "fixtures/a.json "),
+        ("layout-device-nul", "fixtures/NUL.json"),
+        ("layout-device-con", "fixtures/con"),
+        ("layout-device-top", "con"),
+        ("layout-bidi", "fixtures/a\u{202e}nosj.json"),
+        ("layout-c1", "fixtures/a\u{85}b.json"),
+        ("layout-not-json", "fixtures/notes.txt"),
+        ("layout-dash", "fixtures/-rf.json"),
+    ] {
+        corpus.push((name, gz(&with_last(vec![file(&root(path), b"{}")]))));
+    }
+    corpus
+        .into_iter()
+        .map(|(name, asset)| (name, asset, "archive-layout"))
+        .collect()
 }
 
 #[test]

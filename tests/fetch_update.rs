@@ -13,10 +13,7 @@ use common::*;
 use serde_json::Value;
 
 fn version() -> String {
-    fs::read_to_string(bundled_suite().join("CONFORMANCE_VERSION"))
-        .unwrap()
-        .trim()
-        .to_string()
+    common::bundled_version()
 }
 
 /// A file:// mirror holding the release of the bundled suite, and an SDK checkout beside it.

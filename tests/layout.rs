@@ -141,11 +141,32 @@ fn validate_release_sync_and_diff_refuse_every_hostile_name_before_writing() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+fn version() -> String {
+    common::bundled_version()
+}
+
+/// A mirror publishing a release of the bundled suite's version with one extra entry at `path`.
+fn hostile_mirror(path: &str) -> Mirror {
+    let mirror = Mirror::new();
+    mirror.publish(&version(), &hostile_release(path));
+    mirror
+}
+
+/// `bqsuite fetch ARGS` in `cwd` against `mirror`.
+fn fetch_from(mirror: &Mirror, cwd: &Path, args: &[&str]) -> Output {
+    let mut all = vec!["fetch"];
+    all.extend_from_slice(args);
+    run_in(
+        cwd,
+        &all,
+        &[("BQ_CONFORMANCE_BASE_URL", mirror.url().as_str())],
+    )
+}
+
 /// A release of the bundled suite's version that carries one extra entry.
 fn hostile_release(path: &str) -> Vec<u8> {
-    let version = fs::read_to_string(bundled_suite().join("CONFORMANCE_VERSION")).unwrap();
-    let version = version.trim();
-    let mut entries = release_entries(version);
+    let version = version();
+    let mut entries = release_entries(&version);
     entries.push(fetch_support::file(
         &format!("babelqueue-conformance-{version}/{path}"),
         b"[core]\n\tfsmonitor = \"touch pwned\"\n",
@@ -155,41 +176,37 @@ fn hostile_release(path: &str) -> Vec<u8> {
 
 #[test]
 fn fetch_check_and_update_refuse_a_release_with_a_name_outside_the_layout() {
-    let version = fs::read_to_string(bundled_suite().join("CONFORMANCE_VERSION")).unwrap();
-    let version = version.trim();
+    let version = version();
     for path in [
         ".git/config",
         "Makefile",
         "fixtures/d/x.json",
         "fixtures/NUL.json",
     ] {
-        let mirror = Mirror::new();
-        mirror.publish(version, &hostile_release(path));
+        let mirror = hostile_mirror(path);
         let work = tempfile::tempdir().unwrap();
         let copy = work.path().join("conformance");
         copy_tree(&bundled_suite(), &copy);
         fs::remove_file(copy.join("sync-targets.txt")).unwrap();
         let before = snapshot(work.path());
-        for mode in [&["--check"][..], &["--update"][..]] {
-            let mut args = vec!["fetch"];
-            args.extend_from_slice(mode);
-            args.extend([version, copy.to_str().unwrap(), "--format", "json"]);
-            let out = run_in(
+        for mode in ["--check", "--update"] {
+            let copy = copy.to_str().unwrap();
+            let out = fetch_from(
+                &mirror,
                 work.path(),
-                &args,
-                &[("BQ_CONFORMANCE_BASE_URL", mirror.url().as_str())],
+                &[mode, &version, copy, "--format", "json"],
             );
             let doc = json_doc(&out);
             let codes: Vec<&str> = doc["diagnostics"]
                 .as_array()
                 .map(|d| d.iter().filter_map(|d| d["code"].as_str()).collect())
                 .unwrap_or_default();
-            assert_eq!(code(&out), 1, "{path} {mode:?}: {doc}");
-            assert!(codes.contains(&"archive-layout"), "{path} {mode:?}: {doc}");
+            assert_eq!(code(&out), 1, "{path} {mode}: {doc}");
+            assert!(codes.contains(&"archive-layout"), "{path} {mode}: {doc}");
             assert_eq!(
                 snapshot(work.path()),
                 before,
-                "{path} {mode:?} wrote something"
+                "{path} {mode} wrote something"
             );
         }
         assert!(!Path::new(&work.path().join("conformance/.git")).exists());
@@ -198,24 +215,19 @@ fn fetch_check_and_update_refuse_a_release_with_a_name_outside_the_layout() {
 
 #[test]
 fn fetch_never_prints_the_raw_characters_of_a_hostile_entry_name() {
-    let version = fs::read_to_string(bundled_suite().join("CONFORMANCE_VERSION")).unwrap();
-    let version = version.trim();
+    let version = version();
     for path in [
         "fixtures/a\u{202e}nosj.json",
         "fixtures/a\u{1b}[2Jb.json",
         "fixtures/a\u{85}b.json",
         "fixtures/a\u{9b}31mb.json",
     ] {
-        let mirror = Mirror::new();
-        mirror.publish(version, &hostile_release(path));
+        let mirror = hostile_mirror(path);
         let work = tempfile::tempdir().unwrap();
         let dest = work.path().join("dest");
         for format in ["human", "github"] {
-            let out = run_in(
-                work.path(),
-                &["fetch", version, dest.to_str().unwrap(), "--format", format],
-                &[("BQ_CONFORMANCE_BASE_URL", mirror.url().as_str())],
-            );
+            let dest = dest.to_str().unwrap();
+            let out = fetch_from(&mirror, work.path(), &[&version, dest, "--format", format]);
             assert_eq!(code(&out), 1, "{path:?}");
             let text = stdout(&out) + &stderr(&out);
             assert!(
@@ -224,7 +236,7 @@ fn fetch_never_prints_the_raw_characters_of_a_hostile_entry_name() {
                 ),
                 "{path:?} ({format}): {text:?}"
             );
-            assert!(!dest.exists());
         }
+        assert!(!dest.exists());
     }
 }

@@ -23,10 +23,7 @@ use serde_json::Value;
 const PINNED_SHA256: &str = "a9965b459d3998e7e3e7ac2434f17ef49e98bf35cf3d3ed8c9bba319143af311";
 
 fn version() -> String {
-    fs::read_to_string(bundled_suite().join("CONFORMANCE_VERSION"))
-        .unwrap()
-        .trim()
-        .to_string()
+    common::bundled_version()
 }
 
 fn root_name(version: &str) -> String {

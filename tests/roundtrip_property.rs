@@ -142,10 +142,7 @@ fn expected(s: &common::SuiteCopy) -> BTreeMap<String, Vec<u8>> {
 }
 
 fn version() -> String {
-    fs::read_to_string(common::bundled_suite().join("CONFORMANCE_VERSION"))
-        .unwrap()
-        .trim()
-        .to_string()
+    common::bundled_version()
 }
 
 /// Releases `suite` into `out`; the asset's bytes.

@@ -14,6 +14,14 @@ pub fn bundled_suite() -> PathBuf {
 }
 
 /// The repository's LICENSE (a release input).
+/// The bundled suite's CONFORMANCE_VERSION.
+pub fn bundled_version() -> String {
+    fs::read_to_string(bundled_suite().join("CONFORMANCE_VERSION"))
+        .unwrap()
+        .trim()
+        .to_string()
+}
+
 pub fn repo_license() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("LICENSE")
 }
