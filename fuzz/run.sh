@@ -14,7 +14,7 @@ targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(archive json suite results sums targets diff)
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
 cd "$here"
-cargo +nightly fuzz build -O "${targets[@]/#/}" >/dev/null 2>&1 || cargo +nightly fuzz build -O
+cargo +nightly fuzz build -O
 mkdir -p logs
 status=0
 for t in "${targets[@]}"; do

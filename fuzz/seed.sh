@@ -55,7 +55,8 @@ printf '# SDK copies\nsdk/conf  # trailing comment\nsdk/conf/fixtures/x\n/abs\no
   >"$seeds/targets/mixed"
 
 # suite and diff: edits to the bundled suite (see fuzz/harness.rs for the format).
-fixture=$(ls "$repo"/suite/fixtures/*.json | head -1)
+fixtures=("$repo"/suite/fixtures/*.json)
+fixture=${fixtures[0]}
 { printf '@@ fixtures/added.json\n'; cat "$fixture"; } >"$seeds/suite/add-fixture"
 printf '@@ !manifest.json\n' >"$seeds/suite/no-manifest"
 printf '@@ CONFORMANCE_VERSION\n1.6.0\n' >"$seeds/suite/version"
