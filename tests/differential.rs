@@ -9,29 +9,11 @@ mod common;
 mod fetch_support;
 
 use std::collections::BTreeMap;
-use std::io::{BufReader, Read, Write};
+use std::io::{BufReader, Write};
 use std::process::{Command, Stdio};
 
-use bqsuite::archive::verify::{self, Fault, Limits, Sink};
+use bqsuite::archive::verify::{self, Collect, Limits};
 use fetch_support::*;
-
-/// Collects what the verifier hands on: file path (relative to the root) -> content.
-#[derive(Default)]
-struct Collect(BTreeMap<String, Vec<u8>>);
-
-impl Sink for Collect {
-    fn directory(&mut self, _rel: &str) -> Result<(), Fault> {
-        Ok(())
-    }
-    fn file(&mut self, rel: &str, _size: u64, content: &mut dyn Read) -> Result<(), Fault> {
-        let mut bytes = Vec::new();
-        content
-            .read_to_end(&mut bytes)
-            .map_err(|e| Fault::from_io(e, |_| unreachable!()))?;
-        self.0.insert(rel.to_string(), bytes);
-        Ok(())
-    }
-}
 
 fn accepted(asset: &[u8], version: &str) -> Option<BTreeMap<String, Vec<u8>>> {
     let mut sink = Collect::default();
@@ -42,7 +24,7 @@ fn accepted(asset: &[u8], version: &str) -> Option<BTreeMap<String, Vec<u8>>> {
         &mut sink,
     )
     .ok()
-    .map(|_| sink.0)
+    .map(|_| sink.files)
 }
 
 fn have(tool: &str) -> bool {

@@ -231,31 +231,11 @@ proptest! {
 /// or (a deflate bit that does not change the output) the identical files.
 #[test]
 fn every_single_byte_change_of_the_real_asset_is_refused_or_changes_nothing() {
-    #[derive(Default)]
-    struct Collect(BTreeMap<String, Vec<u8>>);
-    impl verify::Sink for Collect {
-        fn directory(&mut self, _: &str) -> Result<(), verify::Fault> {
-            Ok(())
-        }
-        fn file(
-            &mut self,
-            rel: &str,
-            _: u64,
-            content: &mut dyn std::io::Read,
-        ) -> Result<(), verify::Fault> {
-            let mut bytes = Vec::new();
-            content
-                .read_to_end(&mut bytes)
-                .map_err(|e| verify::Fault::from_io(e, |e| panic!("{e}")))?;
-            self.0.insert(rel.to_string(), bytes);
-            Ok(())
-        }
-    }
     let unpack = |asset: &[u8]| {
-        let mut sink = Collect::default();
+        let mut sink = verify::Collect::default();
         verify::verify(asset, &version(), &verify::Limits::default(), &mut sink)
             .ok()
-            .map(|_| sink.0)
+            .map(|_| sink.files)
     };
     let s = common::SuiteCopy::new();
     let work = tempfile::tempdir().unwrap();

@@ -7,14 +7,13 @@
 //! (the root directory), falling back to the file name. The vendored set (CONFORMANCE_VERSION,
 //! manifest.json, fixtures/, schema/) becomes a [`Suite`]; LICENSE and anything else is ignored.
 
-use std::collections::BTreeMap;
 use std::fs;
 use std::io::{BufReader, Read};
 use std::path::Path;
 
-use crate::archive::verify::{self, BLOCK, Fault, GzMember, Limits, Sink};
+use crate::archive::verify::{self, BLOCK, Collect, Fault, GzMember, Limits};
 use crate::error::{Error, Result};
-use crate::suite::load::{self, MAX_FILE_BYTES, Suite, is_vendored};
+use crate::suite::load::{self, Suite};
 
 const ROOT_PREFIX: &str = "babelqueue-conformance-";
 
@@ -30,46 +29,6 @@ pub fn load_side(path: &Path) -> Result<Suite> {
             path,
             "is neither a suite directory nor a release tarball (.tar.gz)",
         ))
-    }
-}
-
-/// Collects the vendored files of a verified archive.
-#[derive(Default)]
-struct Collect {
-    files: BTreeMap<String, Vec<u8>>,
-}
-
-impl Sink for Collect {
-    fn directory(&mut self, _rel: &str) -> std::result::Result<(), Fault> {
-        Ok(())
-    }
-
-    fn file(
-        &mut self,
-        rel: &str,
-        size: u64,
-        content: &mut dyn Read,
-    ) -> std::result::Result<(), Fault> {
-        if !is_vendored(rel) {
-            return Ok(());
-        }
-        let capped = size.min(MAX_FILE_BYTES);
-        let mut bytes = Vec::with_capacity(usize::try_from(capped).unwrap_or(0));
-        content
-            .take(MAX_FILE_BYTES + 1)
-            .read_to_end(&mut bytes)
-            .map_err(|e| {
-                Fault::from_io(e, |e| Fault::Failed(Error::io("read", "the archive", e)))
-            })?;
-        if bytes.len() as u64 > MAX_FILE_BYTES {
-            return Err(Fault::refuse(
-                "archive-entry-too-large",
-                rel,
-                format!("`{rel}` is larger than {MAX_FILE_BYTES} bytes"),
-            ));
-        }
-        self.files.insert(rel.to_string(), bytes);
-        Ok(())
     }
 }
 

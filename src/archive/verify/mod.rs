@@ -22,7 +22,7 @@
 //! the gzip trailer (CRC-32 and length) and the end of input included — has been read and checked.
 //! Memory is bounded by [`Limits`], never by the archive's size.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::io::{self, BufRead, Read};
 
@@ -215,6 +215,27 @@ impl Sink for Discard {
     }
 }
 
+/// A sink that keeps every file's content, by path (relative to the root). Memory is bounded by
+/// the [`Limits`] the archive is verified with.
+#[derive(Debug, Default)]
+pub struct Collect {
+    pub files: BTreeMap<String, Vec<u8>>,
+}
+
+impl Sink for Collect {
+    fn directory(&mut self, _rel: &str) -> Result<(), Fault> {
+        Ok(())
+    }
+    fn file(&mut self, rel: &str, size: u64, content: &mut dyn Read) -> Result<(), Fault> {
+        let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+        content.read_to_end(&mut bytes).map_err(|e| {
+            Fault::from_io(e, |e| Fault::Failed(Error::io("read", "the archive", e)))
+        })?;
+        self.files.insert(rel.to_string(), bytes);
+        Ok(())
+    }
+}
+
 /// What a verified archive holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Summary {
@@ -319,24 +340,19 @@ enum Kind {
 #[derive(Default)]
 struct Paths {
     exact: HashMap<String, Kind>,
-    folded: HashMap<String, String>,
+    folded: layout::CaseFold,
 }
 
 impl Paths {
     fn fold_check(&mut self, path: &str) -> Result<(), Fault> {
-        let folded = path.to_lowercase();
-        match self.folded.get(&folded) {
-            Some(other) if other != path => Err(Fault::refuse_help(
+        match self.folded.clash(path) {
+            Some(other) => Err(Fault::refuse_help(
                 "archive-case-collision",
                 path,
                 format!("entry `{path}` and entry `{other}` differ only in case"),
                 "they would overwrite each other on a case-insensitive file system",
             )),
-            Some(_) => Ok(()),
-            None => {
-                self.folded.insert(folded, path.to_string());
-                Ok(())
-            }
+            None => Ok(()),
         }
     }
 
