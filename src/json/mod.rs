@@ -10,11 +10,13 @@
 
 pub mod parse;
 pub mod pointer;
+pub mod value;
 
 pub use parse::{Duplicate, Kind, MAX_DEPTH, Member, Node, Pos, SyntaxError, parse};
 pub use pointer::{
     PointerError, escape, join, key_position_of, parse_pointer, position_of, resolve,
 };
+pub use value::{check_syntax, parse_value};
 
 /// Line and column (1-based, columns in Unicode scalar values, same rules as
 /// [`Pos`]) of a byte offset in `text`.

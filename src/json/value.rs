@@ -1,0 +1,263 @@
+//! serde_json values built at their exact size.
+//!
+//! `serde_json::from_str::<Value>` cannot know how many members an object has until it has read
+//! them, so a large object's map grows by doubling, and each growth briefly holds the old and the
+//! new table: parsing a data object of a million keys peaks near twice what the value keeps.
+//! [`parse_value`] reads the text twice instead: a first pass checks it and counts the members of
+//! every object and array, a second builds each one with exactly that capacity. Both passes go
+//! through serde_json's own deserializer, so what they accept and the value they build are those
+//! of `serde_json::from_str::<Value>` (the same number rules, nesting limit and last-wins
+//! repeated keys).
+
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Number, Value};
+
+/// Parses `text` as `serde_json::from_str::<Value>` does, allocating each object and array at its
+/// final size.
+pub fn parse_value(text: &str) -> serde_json::Result<Value> {
+    let mut sizes = Vec::new();
+    let mut de = serde_json::Deserializer::from_str(text);
+    Count(&mut sizes).deserialize(&mut de)?;
+    de.end()?;
+    let mut sizes = sizes.into_iter();
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = Build(&mut sizes).deserialize(&mut de)?;
+    de.end()?;
+    Ok(value)
+}
+
+/// Whether `text` parses as `serde_json::from_str::<Value>` would parse it, building nothing.
+pub fn check_syntax(text: &str) -> serde_json::Result<()> {
+    serde_json::from_str::<Counted>(text).map(drop)
+}
+
+/// A value read and dropped (what [`check_syntax`] deserializes).
+struct Counted;
+
+impl<'de> serde::Deserialize<'de> for Counted {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(Walk(None))
+    }
+}
+
+/// Reads one value, pushing the length of each object and array (in document order) to `sizes`.
+struct Count<'a>(&'a mut Vec<usize>);
+
+impl<'de> DeserializeSeed<'de> for Count<'_> {
+    type Value = Counted;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Counted, D::Error> {
+        d.deserialize_any(Walk(Some(self.0)))
+    }
+}
+
+/// The first pass: visits every value as `Value` would read it, and counts when asked to.
+struct Walk<'a>(Option<&'a mut Vec<usize>>);
+
+impl Walk<'_> {
+    /// Reserves this container's slot in `sizes` (before its children's, which follow it).
+    fn open(&mut self) -> Option<usize> {
+        let sizes = self.0.as_mut()?;
+        sizes.push(0);
+        Some(sizes.len() - 1)
+    }
+
+    fn child(&mut self) -> Option<Count<'_>> {
+        self.0.as_deref_mut().map(Count)
+    }
+
+    fn close(self, slot: Option<usize>, len: usize) {
+        if let (Some(sizes), Some(slot)) = (self.0, slot) {
+            sizes[slot] = len;
+        }
+    }
+}
+
+impl<'de> Visitor<'de> for Walk<'_> {
+    type Value = Counted;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Counted, E> {
+        Ok(Counted)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Counted, E> {
+        Ok(Counted)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Counted, E> {
+        Ok(Counted)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Counted, E> {
+        Ok(Counted)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Counted, E> {
+        Ok(Counted)
+    }
+    fn visit_unit<E>(self) -> Result<Counted, E> {
+        Ok(Counted)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<Counted, A::Error> {
+        let slot = self.open();
+        let mut len = 0;
+        loop {
+            let more = match self.child() {
+                Some(seed) => seq.next_element_seed(seed)?,
+                None => seq.next_element::<Counted>()?,
+            };
+            if more.is_none() {
+                break;
+            }
+            len += 1;
+        }
+        self.close(slot, len);
+        Ok(Counted)
+    }
+    fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<Counted, A::Error> {
+        let slot = self.open();
+        let mut len = 0;
+        while map.next_key::<Counted>()?.is_some() {
+            match self.child() {
+                Some(seed) => map.next_value_seed(seed)?,
+                None => map.next_value::<Counted>()?,
+            };
+            len += 1;
+        }
+        self.close(slot, len);
+        Ok(Counted)
+    }
+}
+
+/// The second pass: builds the value, taking each container's size from the first pass.
+struct Build<'a, I>(&'a mut I);
+
+impl<'de, I: Iterator<Item = usize>> DeserializeSeed<'de> for Build<'_, I> {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de, I: Iterator<Item = usize>> Visitor<'de> for Build<'_, I> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        // As serde_json's own visitor: a non-finite float (which JSON text cannot spell) is null.
+        Ok(Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_string()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::with_capacity(self.0.next().unwrap_or_default());
+        while let Some(item) = seq.next_element_seed(Build(&mut *self.0))? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut members = Map::with_capacity(self.0.next().unwrap_or_default());
+        while let Some(key) = map.next_key::<String>()? {
+            let value = map.next_value_seed(Build(&mut *self.0))?;
+            members.insert(key, value);
+        }
+        Ok(Value::Object(members))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEXTS: &[&str] = &[
+        "null",
+        "true",
+        " 0 ",
+        "-12",
+        "18446744073709551615",
+        "1.5e3",
+        "\"a\\u00e9\\ud83d\\ude00\"",
+        "[]",
+        "{}",
+        "[1, [2, [3, {}]], {\"a\": []}]",
+        "{\"b\": 1, \"a\": {\"c\": [true, null]}, \"b\": 2}",
+        "{\"k\": {\"x\": 1}, \"k\": {\"y\": 2}}",
+    ];
+
+    #[test]
+    fn builds_what_serde_json_builds() {
+        for text in TEXTS {
+            let ours = parse_value(text).unwrap();
+            let theirs: Value = serde_json::from_str(text).unwrap();
+            assert_eq!(ours, theirs, "{text}");
+            // The same key order too (preserve_order).
+            assert_eq!(ours.to_string(), theirs.to_string(), "{text}");
+            assert!(check_syntax(text).is_ok(), "{text}");
+        }
+    }
+
+    #[test]
+    fn refuses_what_serde_json_refuses() {
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        for text in [
+            "",
+            "[1,]",
+            "{\"a\" 1}",
+            "1e400",
+            "[1] x",
+            "\"\\ud800\"",
+            "nul",
+            deep.as_str(),
+        ] {
+            let theirs = serde_json::from_str::<Value>(text).unwrap_err();
+            for ours in [
+                parse_value(text).unwrap_err(),
+                check_syntax(text).unwrap_err(),
+            ] {
+                assert_eq!(ours.to_string(), theirs.to_string(), "{text:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn containers_are_allocated_at_their_size() {
+        let Value::Object(top) =
+            parse_value("{\"a\": [1, 2, 3], \"b\": {\"x\": 1, \"y\": 2}}").unwrap()
+        else {
+            panic!("an object");
+        };
+        assert_eq!(top["a"].as_array().map(Vec::capacity), Some(3));
+        let wide: String = format!(
+            "{{{}}}",
+            (0..1000)
+                .map(|i| format!("\"k{i}\": {i}"))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        let Value::Array(items) = parse_value(&format!("[{wide}, [{wide}]]")).unwrap() else {
+            panic!("an array");
+        };
+        assert_eq!(items.capacity(), 2);
+        assert_eq!(items[0].as_object().map(Map::len), Some(1000));
+        assert_eq!(items[1].as_array().map(Vec::capacity), Some(1));
+    }
+}
