@@ -150,8 +150,10 @@ pub fn manifest_of(suite: &Suite) -> Result<&Value, Unusable> {
         None => Err(Unusable("it has no manifest.json".into())),
         Some(None) => Err(Unusable("manifest.json was not parsed".into())),
         Some(Some(Err(e))) => Err(Unusable(format!("manifest.json does not parse ({e})"))),
-        Some(Some(Ok(doc))) if doc.value.is_object() => Ok(&doc.value),
-        Some(Some(Ok(_))) => Err(Unusable("manifest.json is not a JSON object".into())),
+        Some(Some(Ok(doc))) => match doc.value() {
+            Some(value) if value.is_object() => Ok(value),
+            _ => Err(Unusable("manifest.json is not a JSON object".into())),
+        },
     }
 }
 
@@ -1314,7 +1316,10 @@ fn compare_schemas(old: &Suite, new: &Suite, out: &mut Vec<Change>) {
                         v.clone()
                     }
                 };
-                let change = match (o.doc().map(|d| &d.value), n.doc().map(|d| &d.value)) {
+                let change = match (
+                    o.doc().and_then(|d| d.value()),
+                    n.doc().and_then(|d| d.value()),
+                ) {
                     (Some(a), Some(b)) => {
                         let (ca, cb) = (content(a), content(b));
                         if ca != cb {

@@ -6,7 +6,7 @@
 //! with a stable code ([`classify::CODES`]), states the smallest bump that covers them
 //! ([`Bump`]) and checks NEW's CONFORMANCE_VERSION against OLD's ([`version`]).
 //!
-//! - [`classify`]: what is compared and how each difference is classified;
+//! - [`classify`](mod@classify): what is compared and how each difference is classified;
 //! - [`normalize`]: what counts as a description and what is cosmetic;
 //! - [`version`]: the bump rule (pre-releases, 0.y.z, "no change at all");
 //! - [`source`]: reading a side (a directory, or a tarball through the release verifier);

@@ -124,12 +124,12 @@ impl SuiteRules {
                 "is missing or is not valid JSON (results files need a 1.5.0 or later suite)",
             )
         })?;
-        compile_for_draft(&schema.value, DRAFT_2020_12)
+        compile_for_draft(schema, DRAFT_2020_12)
             .map_err(|e| Error::bad_path(root.join(RESULTS_SCHEMA), format!("the schema {e}")))?;
         // `format` (generated_at: date-time, RFC 3339) is asserted, as the spec requires it.
         let validator = jsonschema::draft202012::options()
             .should_validate_formats(true)
-            .build(&schema.value)
+            .build(schema)
             .map_err(|e| {
                 Error::bad_path(
                     root.join(RESULTS_SCHEMA),

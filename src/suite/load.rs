@@ -1,9 +1,12 @@
 //! Reads a suite directory into memory: every file of the vendored set (CONFORMANCE_VERSION,
-//! manifest.json, schema/, fixtures/), with JSON files parsed once, keeping positions.
+//! manifest.json, schema/, fixtures/). Every JSON file's syntax is checked once; the values of the
+//! manifest and the schemas are kept, a fixture's is parsed where it is used (see [`JsonDoc`]);
+//! positions are computed on demand.
 //!
 //! Reading is bounded (file size, total size, file count) and never follows links: a link or a
 //! special file in the suite is reported, not read, because a release could not carry it.
 
+use std::cell::OnceCell;
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::Read;
@@ -45,19 +48,36 @@ pub const ENVELOPE_SCHEMA: &str = "schema/message-envelope.schema.json";
 pub const RESULTS_SCHEMA: &str = "schema/results.schema.json";
 pub const RESULTS_EXAMPLE: &str = "schema/results.example.json";
 
-/// A parsed JSON file: the value (last-wins on repeated keys), and, built on first use, the
-/// positioned tree that maps JSON pointers to line:column and lists repeated keys.
+/// A JSON file that parsed: its value, when kept (see [`keeps_value`]), and, built on first use,
+/// the positioned tree that maps JSON pointers to line:column and lists repeated keys.
 #[derive(Debug)]
 pub struct JsonDoc {
-    pub value: Value,
+    /// The value (last wins on repeated keys) of a file the suite's structure is read from.
+    /// `None` for a fixture, which is only checked at load and parsed again where it is used
+    /// ([`SuiteFile::parse_value`], [`FixtureValues`]), so that a large payload is not held for
+    /// the whole run beside the copies the checks and the evaluator make.
+    kept: Option<Value>,
     tree: OnceLock<Option<json::Node>>,
+}
+
+impl JsonDoc {
+    /// The value, for a file whose value is kept (the manifest and the schemas).
+    pub fn value(&self) -> Option<&Value> {
+        self.kept.as_ref()
+    }
+}
+
+/// Whether the loader keeps the parsed value of the JSON file `rel`: every file but the
+/// fixtures, whose size the suite's structure does not bound.
+pub fn keeps_value(rel: &str) -> bool {
+    !rel.starts_with("fixtures/")
 }
 
 /// One file of the suite.
 #[derive(Debug)]
 pub struct SuiteFile {
     pub bytes: Vec<u8>,
-    /// For `.json` files: the parse result.
+    /// For `.json` files: whether it parsed (with the value, when kept), or where it did not.
     pub json: Option<std::result::Result<JsonDoc, json::SyntaxError>>,
 }
 
@@ -74,10 +94,13 @@ pub struct Suite {
 }
 
 impl SuiteFile {
-    /// A suite file from its bytes; `.json` files are parsed (to a value only: the positioned
-    /// tree is built lazily by [`SuiteFile::tree`], since most files never need it).
+    /// A suite file from its bytes; `.json` files are parsed (to a value only, kept when
+    /// [`keeps_value`] says so: the positioned tree is built lazily by [`SuiteFile::tree`], since
+    /// most files never need it).
     pub fn from_bytes(rel: &str, bytes: Vec<u8>) -> Self {
-        let json = rel.ends_with(".json").then(|| parse_value(&bytes));
+        let json = rel
+            .ends_with(".json")
+            .then(|| parse_value(&bytes, keeps_value(rel)));
         SuiteFile { bytes, json }
     }
 
@@ -91,6 +114,13 @@ impl SuiteFile {
         self.json.as_ref()?.as_ref().ok()
     }
 
+    /// The value of a JSON file that parsed, parsed afresh from its bytes (owned by the caller,
+    /// who drops it when done): how a fixture's value is read.
+    pub fn parse_value(&self) -> Option<Value> {
+        self.doc()?;
+        json::parse_value(self.text()?).ok()
+    }
+
     /// The positioned tree of a JSON file that parsed (built on first use).
     pub fn tree(&self) -> Option<&json::Node> {
         let doc = self.doc()?;
@@ -100,23 +130,29 @@ impl SuiteFile {
     }
 }
 
-/// Parses JSON bytes to a value with serde_json (fast); on failure, the position-aware parser
-/// explains the error with line:column.
-fn parse_value(bytes: &[u8]) -> std::result::Result<JsonDoc, json::SyntaxError> {
+/// Parses JSON bytes with serde_json (fast), keeping the value if `keep`; on failure, the
+/// position-aware parser explains the error with line:column.
+fn parse_value(bytes: &[u8], keep: bool) -> std::result::Result<JsonDoc, json::SyntaxError> {
     let Ok(text) = std::str::from_utf8(bytes) else {
         return Err(json::SyntaxError {
             pos: json::Pos { line: 1, column: 1 },
             message: "the file is not valid UTF-8".to_string(),
         });
     };
-    match serde_json::from_str::<Value>(text) {
-        Ok(value) => Ok(JsonDoc {
-            value,
+    let parsed = if keep {
+        json::parse_value(text).map(Some)
+    } else {
+        json::check_syntax(text).map(|()| None)
+    };
+    match parsed {
+        Ok(kept) => Ok(JsonDoc {
+            kept,
             tree: OnceLock::new(),
         }),
         Err(serde_error) => Err(match json::parse(text) {
             Err(e) => e,
-            // The two parsers disagree only on limits (serde_json nests at most 128 levels).
+            // The two parsers disagree only on limits (serde_json nests at most 128 levels and
+            // refuses numbers beyond f64).
             Ok(_) => json::SyntaxError {
                 pos: json::Pos {
                     line: serde_error.line() as u32,
@@ -184,9 +220,10 @@ impl Suite {
         self.files.get(rel)
     }
 
-    /// The parsed document at `rel`, if it exists and parsed.
-    pub fn json(&self, rel: &str) -> Option<&JsonDoc> {
-        self.files.get(rel)?.doc()
+    /// The kept value of the JSON file at `rel` (the manifest, a schema), if it exists and
+    /// parsed. A fixture's value is not kept: see [`FixtureValues`].
+    pub fn json(&self, rel: &str) -> Option<&Value> {
+        self.files.get(rel)?.doc()?.value()
     }
 
     /// The positioned tree of the JSON file at `rel`, if it exists and parsed.
@@ -196,7 +233,7 @@ impl Suite {
 
     /// The parsed manifest, if it exists and parsed.
     pub fn manifest(&self) -> Option<&Value> {
-        self.json(MANIFEST).map(|d| &d.value)
+        self.json(MANIFEST)
     }
 
     /// The parsed manifest, or the error (exit 2) of a command that cannot run without one.
@@ -223,6 +260,36 @@ impl Suite {
             .keys()
             .map(String::as_str)
             .filter(move |rel| rel.strip_prefix(dir).is_some_and(|r| r.starts_with('/')))
+    }
+}
+
+/// The values of a suite's fixtures for the checks that read them case by case: each fixture is
+/// parsed on first use and held until this is dropped. The manifest and schemas are served from
+/// the suite, which keeps them. Scope it to those checks, so that a large fixture is not held
+/// while the evaluator decodes its own copy.
+pub struct FixtureValues<'s> {
+    suite: &'s Suite,
+    parsed: BTreeMap<&'s str, OnceCell<Option<Value>>>,
+}
+
+impl<'s> FixtureValues<'s> {
+    pub fn new(suite: &'s Suite) -> Self {
+        let parsed = suite
+            .files
+            .iter()
+            .filter(|(_, file)| file.doc().is_some_and(|d| d.value().is_none()))
+            .map(|(rel, _)| (rel.as_str(), OnceCell::new()))
+            .collect();
+        FixtureValues { suite, parsed }
+    }
+
+    /// The value of the JSON file at `rel`, if it exists and parsed.
+    pub fn get(&self, rel: &str) -> Option<&Value> {
+        let file = self.suite.file(rel)?;
+        match self.parsed.get(rel) {
+            Some(cell) => cell.get_or_init(|| file.parse_value()).as_ref(),
+            None => file.doc()?.value(),
+        }
     }
 }
 

@@ -19,7 +19,7 @@ use crate::diag::{Diagnostic, Report};
 use crate::error::Result;
 use crate::suite::Suite;
 use crate::suite::index::CaseIndex;
-use crate::suite::load::{self, MANIFEST};
+use crate::suite::load::{self, FixtureValues, MANIFEST};
 
 /// Reads and validates the suite at `root`. `Err` only when the suite could not be read at all.
 pub fn validate(root: &Path) -> Result<Report> {
@@ -36,9 +36,14 @@ pub fn validate_suite(suite: &Suite, subject: &str) -> Report {
         let index = CaseIndex::new(manifest);
         manifest::check(suite, manifest, &index, &mut out);
         references::check(suite, manifest, &mut out);
-        pointers::check(suite, &index, &mut out);
         let compiled = schemas::compile(suite, &mut out);
-        schemas::check_fixtures(suite, &compiled, &index, &mut out);
+        {
+            // Each fixture parsed once for both checks, and dropped before the evaluator
+            // decodes its own copy.
+            let fixtures = FixtureValues::new(suite);
+            pointers::check(&fixtures, &index, &mut out);
+            schemas::check_fixtures(&fixtures, &compiled, &index, &mut out);
+        }
         schemas::check_example(suite, &compiled, &mut out);
         let counts = evaluator::check(suite, manifest, &mut out);
         locate(suite, &index, &mut out);

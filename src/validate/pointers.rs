@@ -5,10 +5,9 @@ use serde_json::Value;
 
 use crate::diag::Diagnostic;
 use crate::json::pointer;
-use crate::suite::Suite;
 use crate::suite::ids::escape_token;
 use crate::suite::index::CaseIndex;
-use crate::suite::load::MANIFEST;
+use crate::suite::load::{FixtureValues, MANIFEST};
 
 /// Top-level envelope fields that encode itself writes: a preserved pointer there need not exist in
 /// the input (the identity is re-derived from `urn`, attempts is bumped, a dead-letter move adds
@@ -34,11 +33,11 @@ const FIELDS: [(&str, Shape, bool); 4] = [
     ("expect_envelope", Shape::Keys, false),
 ];
 
-pub fn check(suite: &Suite, index: &CaseIndex, out: &mut Vec<Diagnostic>) {
+pub fn check(fixtures: &FixtureValues<'_>, index: &CaseIndex, out: &mut Vec<Diagnostic>) {
     for c in &index.cases {
         let case = c.case.case;
         let fixture_path = case.get("file").and_then(Value::as_str);
-        let fixture = fixture_path.and_then(|p| suite.json(p)).map(|d| &d.value);
+        let fixture = fixture_path.and_then(|p| fixtures.get(p));
         for (field, shape, must_exist) in &FIELDS {
             let Some(value) = case.get(*field) else {
                 continue;

@@ -7,7 +7,9 @@ use serde_json::Value;
 use crate::diag::Diagnostic;
 use crate::suite::Suite;
 use crate::suite::index::CaseIndex;
-use crate::suite::load::{ENVELOPE_SCHEMA, MANIFEST, RESULTS_EXAMPLE, RESULTS_SCHEMA};
+use crate::suite::load::{
+    ENVELOPE_SCHEMA, FixtureValues, MANIFEST, RESULTS_EXAMPLE, RESULTS_SCHEMA,
+};
 
 pub const DRAFT_07: &str = "http://json-schema.org/draft-07/schema#";
 pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
@@ -46,7 +48,7 @@ fn compile_one(
     out: &mut Vec<Diagnostic>,
 ) -> Option<Validator> {
     let doc = suite.json(rel)?;
-    match compile_for_draft(&doc.value, draft) {
+    match compile_for_draft(doc, draft) {
         Ok(v) => Some(v),
         Err(message) => {
             let code = if message.starts_with("does not") {
@@ -85,7 +87,7 @@ pub fn check_example(suite: &Suite, compiled: &Compiled, out: &mut Vec<Diagnosti
     let (Some(validator), Some(example)) = (&compiled.results, suite.json(RESULTS_EXAMPLE)) else {
         return;
     };
-    for (pointer, message) in violations(validator, &example.value) {
+    for (pointer, message) in violations(validator, example) {
         out.push(
             Diagnostic::error(
                 "results-example-invalid",
@@ -124,7 +126,7 @@ fn expectation(section: &str, case: &Value, fixture: &Value) -> Option<Expectati
 }
 
 pub fn check_fixtures(
-    suite: &Suite,
+    fixtures: &FixtureValues<'_>,
     compiled: &Compiled,
     index: &CaseIndex,
     out: &mut Vec<Diagnostic>,
@@ -137,16 +139,16 @@ pub fn check_fixtures(
         let Some(path) = c.case.case.get("file").and_then(Value::as_str) else {
             continue;
         };
-        let Some(fixture) = suite.json(path) else {
+        let Some(fixture) = fixtures.get(path) else {
             continue;
         };
-        let Some(expect) = expectation(&c.section, c.case.case, &fixture.value) else {
+        let Some(expect) = expectation(&c.section, c.case.case, fixture) else {
             continue;
         };
         // Many cases may name one fixture: it is checked against the schema once.
         let problems = checked
             .entry(path)
-            .or_insert_with(|| violations(validator, &fixture.value))
+            .or_insert_with(|| violations(validator, fixture))
             .clone();
         match expect {
             Expectation::Pass => {

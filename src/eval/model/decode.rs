@@ -148,7 +148,7 @@ pub fn decode(text: &str) -> Result<Decoded, Rejection> {
     TEXTS_DECODED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let value: Value = match mutant::reparse(text) {
         Some(value) => value,
-        None => serde_json::from_str(text)
+        None => crate::json::parse_value(text)
             .map_err(|e| Rejection::new(RejectKind::NotJson, format!("invalid JSON: {e}")))?,
     };
     decode_value(value)
@@ -169,7 +169,7 @@ pub fn decode_value(value: Value) -> Result<Decoded, Rejection> {
             "the envelope is not a JSON object",
         ));
     };
-    let top = mutant::fold_key_case(top);
+    let mut top = mutant::fold_key_case(top);
     let mut warnings = Vec::new();
     if mutant::urn_type_is_fatal(&top) {
         return Err(Rejection::new(
@@ -214,9 +214,10 @@ pub fn decode_value(value: Value) -> Result<Decoded, Rejection> {
         },
     };
 
-    // data.
-    let data = match top.get("data") {
-        Some(Value::Object(map)) => map.clone(),
+    // data: moved out, not copied (it may be most of the envelope); `top` keeps an empty
+    // object under the key, which nothing below reads.
+    let data = match top.get_mut("data") {
+        Some(Value::Object(map)) => std::mem::take(map),
         Some(other) => {
             return Err(Rejection::new(
                 RejectKind::Data,
@@ -363,9 +364,8 @@ fn compact(value: &Value) -> String {
 /// The top-level keys of `text` in textual order, repeats included (escapes decoded), or `None`
 /// when `text` is not a JSON object.
 pub fn top_level_keys(text: &str) -> Option<Vec<String>> {
-    if !matches!(serde_json::from_str::<Value>(text), Ok(Value::Object(_))) {
-        return None;
-    }
+    // Checked whole first (building nothing); the scan below only finds the keys.
+    crate::json::check_syntax(text).ok()?;
     let bytes = text.as_bytes();
     let mut i = skip_ws(bytes, 0);
     if bytes.get(i) != Some(&b'{') {

@@ -47,7 +47,25 @@ pub fn encode(message: &Decoded) -> Result<Value, EncodeError> {
     if !mutant::emits_forbidden_extras() {
         refuse_extras(message)?;
     }
-    Ok(encode_checked(message, !mutant::drops_unknown_keys()))
+    Ok(encode_checked(
+        message,
+        message.data.clone(),
+        !mutant::drops_unknown_keys(),
+    ))
+}
+
+/// [`encode`] of a message that is not needed afterwards: its `data` moves into the output
+/// instead of being copied, so a large payload is held once.
+pub fn encode_owned(mut message: Decoded) -> Result<Value, EncodeError> {
+    if !mutant::emits_forbidden_extras() {
+        refuse_extras(&message)?;
+    }
+    let data = std::mem::take(&mut message.data);
+    Ok(encode_checked(
+        &message,
+        data,
+        !mutant::drops_unknown_keys(),
+    ))
 }
 
 /// Refuses a forbidden key among the preserved extras, or one that would shadow a key encode
@@ -88,8 +106,9 @@ fn refuse_extras(message: &Decoded) -> Result<(), EncodeError> {
     Ok(())
 }
 
-/// Emits the envelope once [`refuse_extras`] passed (see [`encode`]).
-fn encode_checked(message: &Decoded, keep_extras: bool) -> Value {
+/// Emits the envelope once [`refuse_extras`] passed (see [`encode`]), with `data` as the
+/// message's data.
+fn encode_checked(message: &Decoded, data: Map<String, Value>, keep_extras: bool) -> Value {
     let mut meta = Map::new();
     let core = [
         ("id", &message.meta.id),
@@ -126,7 +145,7 @@ fn encode_checked(message: &Decoded, keep_extras: bool) -> Value {
             Value::String(trim::reencode_value(trace_id).to_string()),
         );
     }
-    out.insert("data".to_string(), mutant::data_value(&message.data));
+    out.insert("data".to_string(), mutant::data_value(data));
     out.insert("meta".to_string(), Value::Object(meta));
     out.insert("attempts".to_string(), Value::from(message.attempts));
     if let Some(dead_letter) = &message.dead_letter {

@@ -74,12 +74,12 @@ pub fn drops_unknown_keys() -> bool {
     on(Mutant::EncodeDropsUnknownKeys)
 }
 
-/// The `data` value encode writes.
-pub fn data_value(data: &Map<String, Value>) -> Value {
+/// The `data` value encode writes, given the message's data.
+pub fn data_value(data: Map<String, Value>) -> Value {
     if data.is_empty() && on(Mutant::EncodeEmptyDataAsList) {
         Value::Array(Vec::new())
     } else {
-        Value::Object(data.clone())
+        Value::Object(data)
     }
 }
 

@@ -8,12 +8,13 @@ use serde_json::Value;
 
 use crate::eval::case::{Case, Step, finish};
 use crate::eval::memo;
+use crate::eval::model::decode::decode;
 use crate::eval::model::encode::{
-    DeadLetterError, EncodeError, bump_attempts, dead_letter_move, encode,
+    DeadLetterError, EncodeError, bump_attempts, dead_letter_move, encode_owned,
 };
 use crate::eval::model::expect::{
-    check_block_subset, check_pointer_values, check_pointers_absent, decode_fixture,
-    describe_warnings, malformed_at, sub_pointer,
+    check_block_subset, check_pointer_values, check_pointers_absent, describe_warnings,
+    fixture_text, malformed_at, sub_pointer,
 };
 use crate::eval::outcome::{FixtureSource, Verdict};
 use crate::suite::ids::CaseRef;
@@ -27,21 +28,6 @@ fn run_case(c: &Case<'_>, fixtures: &dyn FixtureSource) -> Step<()> {
     c.object("expect_preserved")?;
     if c.get("producer_schema_valid").is_some() {
         c.bool("producer_schema_valid")?;
-    }
-
-    let decoded = decode_fixture(c, fixtures)?;
-    let message = match &*decoded {
-        Ok(message) => message,
-        Err(rejection) => {
-            return Err(c.mismatch("file", "accepted", rejection.verdict_words()));
-        }
-    };
-    if !message.warnings.is_empty() {
-        return Err(c.mismatch(
-            "file",
-            "accepted without a warning",
-            describe_warnings(message),
-        ));
     }
 
     let dead_letter = if c.get("apply_dead_letter").is_some() {
@@ -61,22 +47,31 @@ fn run_case(c: &Case<'_>, fixtures: &dyn FixtureSource) -> Step<()> {
     };
 
     // The retry hop depends only on the fixture and the dead-letter arguments: cases that share
-    // them share one re-emit (see `memo`).
+    // them share one re-emit (see `memo`). The hop decodes its own copy and moves it through
+    // bump, dead-letter move and encode, so the payload is held once, in the output.
     let file = c.str("file")?;
+    let text = fixture_text(c, fixtures)?;
     let key = match &dead_letter {
         None => format!("roundtrip\0{file}"),
         Some((reason, queue, _)) => format!("roundtrip\0{file}\0{reason}\0{queue}"),
     };
     let emitted = memo::get_or_compute(key, || {
-        let mut message = message.clone();
+        let mut message = decode(text).map_err(|r| Hop::Rejected(r.verdict_words()))?;
+        if !message.warnings.is_empty() {
+            return Err(Hop::Warned(describe_warnings(&message)));
+        }
         bump_attempts(&mut message);
         if let Some((reason, queue, _)) = &dead_letter {
             dead_letter_move(&mut message, reason, queue).map_err(Hop::DeadLetter)?;
         }
-        encode(&message).map_err(Hop::Encode)
+        encode_owned(message).map_err(Hop::Encode)
     });
     let out = match &*emitted {
         Ok(out) => out,
+        Err(Hop::Rejected(words)) => return Err(c.mismatch("file", "accepted", words.clone())),
+        Err(Hop::Warned(words)) => {
+            return Err(c.mismatch("file", "accepted without a warning", words.clone()));
+        }
         Err(Hop::DeadLetter(e)) => {
             let base = dead_letter.map(|(_, _, base)| base).unwrap_or_default();
             return Err(malformed_at(
@@ -106,6 +101,10 @@ fn run_case(c: &Case<'_>, fixtures: &dyn FixtureSource) -> Step<()> {
 
 /// Why the retry hop did not produce a message.
 enum Hop {
+    /// Decode refused the fixture (the verdict in words).
+    Rejected(String),
+    /// Decode accepted it with warnings (described).
+    Warned(String),
     DeadLetter(DeadLetterError),
     Encode(EncodeError),
 }

@@ -1,0 +1,106 @@
+//! Validation holds a large fixture about once: issue #13's "wide" suite (a data object of a
+//! million keys) needed several copies of it at a time (loader, schema check, decode, the retry
+//! hop's clone, the re-encoded output) and hundreds of megabytes. Bytes are counted with a
+//! counting allocator, not measured as process memory, so the bound is exact and repeatable; the
+//! process figures are in bench/amplification.sh and the README.
+//!
+//! One test in this binary, so the counters see only its own allocations.
+
+mod common;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::fs;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde_json::{Map, Value, json};
+
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+fn grew(by: usize) {
+    let now = LIVE.fetch_add(by, Ordering::SeqCst) + by;
+    PEAK.fetch_max(now, Ordering::SeqCst);
+}
+
+// SAFETY: every call is forwarded to the system allocator unchanged; only sizes are counted.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            grew(layout.size());
+        }
+        p
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        LIVE.fetch_sub(layout.size(), Ordering::SeqCst);
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            // Counted as if the old block were still held while the new one is filled, as an
+            // allocator that cannot grow in place does.
+            grew(new_size);
+            LIVE.fetch_sub(layout.size(), Ordering::SeqCst);
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// The most bytes held at once while `f` runs, beyond what was held when it started.
+fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let start = LIVE.load(Ordering::SeqCst);
+    PEAK.store(start, Ordering::SeqCst);
+    let out = f();
+    (out, PEAK.load(Ordering::SeqCst) - start)
+}
+
+#[test]
+fn a_wide_fixture_is_held_about_once() {
+    let s = common::SuiteCopy::new();
+    let (report, bundled) = peak_of(|| bqsuite::validate::validate(&s.path()).unwrap());
+    assert!(report.is_clean(), "{:?}", report.diagnostics);
+
+    let mut envelope = s.read_json("fixtures/roundtrip-empty-data.json");
+    let data: Map<String, Value> = (0..200_000)
+        .map(|i| (format!("k{i:06}"), json!(0)))
+        .collect();
+    envelope["data"] = Value::Object(data);
+    let text = envelope.to_string();
+    drop(envelope);
+    fs::write(s.file("fixtures/wide.json"), &text).unwrap();
+    s.edit_manifest(|m| {
+        m["roundtrip"]["cases"].as_array_mut().unwrap().push(json!({
+            "name": "wide",
+            "file": "fixtures/wide.json",
+            "description": "A data object of two hundred thousand keys.",
+            "expect_attempts": 1,
+            "expect_preserved": {"/data/k000000": 0, "/data/k199999": 0},
+        }));
+    });
+    // What one copy of the document costs.
+    let (value, one_copy) = peak_of(|| bqsuite::json::parse_value(&text).unwrap());
+    drop(value);
+
+    let (report, peak) = peak_of(|| bqsuite::validate::validate(&s.path()).unwrap());
+    assert!(report.is_clean(), "{:?}", report.diagnostics);
+    assert!(
+        report.summary.iter().any(|l| l.contains("0 skip")),
+        "{:?}",
+        report.summary
+    );
+    // The text, read once and kept; one copy of the document at a time; what the bundled suite
+    // needs anyway. Holding a second copy anywhere breaks the bound.
+    let bound = bundled + text.len() + one_copy + one_copy / 4;
+    assert!(
+        peak <= bound,
+        "validating held {peak} bytes at its peak: more than {bound} (one copy of the {} byte \
+         fixture is {one_copy} bytes; the bundled suite alone peaks at {bundled})",
+        text.len()
+    );
+}
