@@ -143,12 +143,25 @@ impl Sink for Collect {
     }
 }
 
-/// The position-aware JSON parser: every verdict is a tree or an error with a place inside the
-/// text, and every accepted document is one serde_json accepts too (up to its nesting limit).
+/// The JSON readers. The exact-size value builder (`json::parse_value`, `check_syntax`) agrees
+/// with serde_json on every input, verdict, value and key order alike. The position-aware parser:
+/// every verdict is a tree or an error with a place inside the text, and every accepted document
+/// is one serde_json accepts too (up to its nesting limit).
 pub fn json(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
+    // The exact-size builder accepts, refuses and builds exactly what serde_json does.
+    let theirs = serde_json::from_str::<serde_json::Value>(text);
+    match (bqsuite::json::parse_value(text), &theirs) {
+        (Ok(ours), Ok(theirs)) => {
+            assert_eq!(&ours, theirs, "parse_value built another value");
+            assert_eq!(ours.to_string(), theirs.to_string(), "another key order");
+        }
+        (Err(ours), Err(theirs)) => assert_eq!(ours.to_string(), theirs.to_string()),
+        (ours, theirs) => panic!("parse_value {ours:?}, serde_json {theirs:?}"),
+    }
+    assert_eq!(bqsuite::json::check_syntax(text).is_ok(), theirs.is_ok());
     match bqsuite::json::parse(text) {
         Ok(tree) => {
             let value = tree.to_value();
@@ -159,8 +172,8 @@ pub fn json(data: &[u8]) {
                     assert!(tree.at(&pointer).is_some(), "pointer {pointer:?} not found");
                 }
             }
-            if let Ok(reparsed) = serde_json::from_str::<serde_json::Value>(text) {
-                assert_eq!(reparsed, value, "the two parsers read different values");
+            if let Ok(reparsed) = &theirs {
+                assert_eq!(reparsed, &value, "the two parsers read different values");
             }
         }
         Err(e) => {
