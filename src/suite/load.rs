@@ -100,7 +100,7 @@ impl SuiteFile {
     pub fn from_bytes(rel: &str, bytes: Vec<u8>) -> Self {
         let json = rel
             .ends_with(".json")
-            .then(|| parse_value(&bytes, keeps_value(rel)));
+            .then(|| read_json(&bytes, keeps_value(rel)));
         SuiteFile { bytes, json }
     }
 
@@ -130,9 +130,9 @@ impl SuiteFile {
     }
 }
 
-/// Parses JSON bytes with serde_json (fast), keeping the value if `keep`; on failure, the
-/// position-aware parser explains the error with line:column.
-fn parse_value(bytes: &[u8], keep: bool) -> std::result::Result<JsonDoc, json::SyntaxError> {
+/// Checks JSON bytes with serde_json's deserializer (fast), keeping the value if `keep`; on
+/// failure, the position-aware parser explains the error with line:column.
+fn read_json(bytes: &[u8], keep: bool) -> std::result::Result<JsonDoc, json::SyntaxError> {
     let Ok(text) = std::str::from_utf8(bytes) else {
         return Err(json::SyntaxError {
             pos: json::Pos { line: 1, column: 1 },
