@@ -2,9 +2,9 @@
 //! the wire contract that the section runners derive their verdicts from.
 //!
 //! - [`blank`]: the ASCII blank set and ASCII trim;
-//! - [`decode`]: consumer side (accept / reject, identity, warnings, preserved unknown keys);
-//! - [`encode`]: re-emit, attempts bump, dead-letter move;
-//! - [`make`]: producer side (trimming, meta write API checks);
+//! - [`decode`](mod@decode): consumer side (accept / reject, identity, warnings, preserved unknown keys);
+//! - [`encode`](mod@encode): re-emit, attempts bump, dead-letter move;
+//! - [`make`](mod@make): producer side (trimming, meta write API checks);
 //! - [`pointer`]: strict RFC 6901 pointers;
 //! - [`expect`]: expectation checks shared by the section runners.
 
