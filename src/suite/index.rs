@@ -1,5 +1,7 @@
 //! Every case of every section of a manifest, enumerated once with the spec's id rule.
 
+use std::collections::BTreeMap;
+
 use serde_json::Value;
 
 use super::ids::{CaseRef, section_cases};
@@ -41,6 +43,17 @@ pub struct CaseIndex<'a> {
 }
 
 impl<'a> CaseIndex<'a> {
+    /// The cases grouped by the file their `file` field names (`None`: no such string field),
+    /// each group in manifest order: for checks that read one fixture at a time.
+    pub fn by_fixture(&self) -> BTreeMap<Option<&'a str>, Vec<&IndexedCase<'a>>> {
+        let mut groups: BTreeMap<Option<&'a str>, Vec<&IndexedCase<'a>>> = BTreeMap::new();
+        for c in &self.cases {
+            let file = c.case.case.get("file").and_then(Value::as_str);
+            groups.entry(file).or_default().push(c);
+        }
+        groups
+    }
+
     pub fn new(manifest: &'a Value) -> Self {
         let mut index = CaseIndex::default();
         let Some(map) = manifest.as_object() else {

@@ -6,7 +6,7 @@
 //! Reading is bounded (file size, total size, file count) and never follows links: a link or a
 //! special file in the suite is reported, not read, because a release could not carry it.
 
-use std::cell::OnceCell;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::Read;
@@ -54,8 +54,8 @@ pub const RESULTS_EXAMPLE: &str = "schema/results.example.json";
 pub struct JsonDoc {
     /// The value (last wins on repeated keys) of a file the suite's structure is read from.
     /// `None` for a fixture, which is only checked at load and parsed again where it is used
-    /// ([`SuiteFile::parse_value`], [`FixtureValues`]), so that a large payload is not held for
-    /// the whole run beside the copies the checks and the evaluator make.
+    /// ([`Suite::value_of`]), so that a large payload is not held for the whole run beside the
+    /// copies the checks and the evaluator make.
     kept: Option<Value>,
     tree: OnceLock<Option<json::Node>>,
 }
@@ -221,9 +221,19 @@ impl Suite {
     }
 
     /// The kept value of the JSON file at `rel` (the manifest, a schema), if it exists and
-    /// parsed. A fixture's value is not kept: see [`FixtureValues`].
+    /// parsed. A fixture's value is not kept: see [`Suite::value_of`].
     pub fn json(&self, rel: &str) -> Option<&Value> {
         self.files.get(rel)?.doc()?.value()
+    }
+
+    /// The value of any JSON file at `rel` that parsed: the kept one, or a fixture's parsed now
+    /// (the caller's to drop when done).
+    pub fn value_of(&self, rel: &str) -> Option<Cow<'_, Value>> {
+        let file = self.files.get(rel)?;
+        match file.doc()?.value() {
+            Some(kept) => Some(Cow::Borrowed(kept)),
+            None => file.parse_value().map(Cow::Owned),
+        }
     }
 
     /// The positioned tree of the JSON file at `rel`, if it exists and parsed.
@@ -260,36 +270,6 @@ impl Suite {
             .keys()
             .map(String::as_str)
             .filter(move |rel| rel.strip_prefix(dir).is_some_and(|r| r.starts_with('/')))
-    }
-}
-
-/// The values of a suite's fixtures for the checks that read them case by case: each fixture is
-/// parsed on first use and held until this is dropped. The manifest and schemas are served from
-/// the suite, which keeps them. Scope it to those checks, so that a large fixture is not held
-/// while the evaluator decodes its own copy.
-pub struct FixtureValues<'s> {
-    suite: &'s Suite,
-    parsed: BTreeMap<&'s str, OnceCell<Option<Value>>>,
-}
-
-impl<'s> FixtureValues<'s> {
-    pub fn new(suite: &'s Suite) -> Self {
-        let parsed = suite
-            .files
-            .iter()
-            .filter(|(_, file)| file.doc().is_some_and(|d| d.value().is_none()))
-            .map(|(rel, _)| (rel.as_str(), OnceCell::new()))
-            .collect();
-        FixtureValues { suite, parsed }
-    }
-
-    /// The value of the JSON file at `rel`, if it exists and parsed.
-    pub fn get(&self, rel: &str) -> Option<&Value> {
-        let file = self.suite.file(rel)?;
-        match self.parsed.get(rel) {
-            Some(cell) => cell.get_or_init(|| file.parse_value()).as_ref(),
-            None => file.doc()?.value(),
-        }
     }
 }
 

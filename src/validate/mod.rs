@@ -19,7 +19,7 @@ use crate::diag::{Diagnostic, Report};
 use crate::error::Result;
 use crate::suite::Suite;
 use crate::suite::index::CaseIndex;
-use crate::suite::load::{self, FixtureValues, MANIFEST};
+use crate::suite::load::{self, MANIFEST};
 
 /// Reads and validates the suite at `root`. `Err` only when the suite could not be read at all.
 pub fn validate(root: &Path) -> Result<Report> {
@@ -37,12 +37,14 @@ pub fn validate_suite(suite: &Suite, subject: &str) -> Report {
         manifest::check(suite, manifest, &index, &mut out);
         references::check(suite, manifest, &mut out);
         let compiled = schemas::compile(suite, &mut out);
-        {
-            // Each fixture parsed once for both checks, and dropped before the evaluator
-            // decodes its own copy.
-            let fixtures = FixtureValues::new(suite);
-            pointers::check(&fixtures, &index, &mut out);
-            schemas::check_fixtures(&fixtures, &compiled, &index, &mut out);
+        // One fixture's value at a time, shared by both checks and dropped before the next is
+        // parsed (and before the evaluator decodes its own copies).
+        for (path, cases) in index.by_fixture() {
+            let fixture = path.and_then(|p| suite.value_of(p));
+            pointers::check(&cases, path, fixture.as_deref(), &mut out);
+            if let (Some(path), Some(fixture)) = (path, &fixture) {
+                schemas::check_fixture(&compiled, path, fixture, &cases, &mut out);
+            }
         }
         schemas::check_example(suite, &compiled, &mut out);
         let counts = evaluator::check(suite, manifest, &mut out);

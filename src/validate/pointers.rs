@@ -6,8 +6,8 @@ use serde_json::Value;
 use crate::diag::Diagnostic;
 use crate::json::pointer;
 use crate::suite::ids::escape_token;
-use crate::suite::index::CaseIndex;
-use crate::suite::load::{FixtureValues, MANIFEST};
+use crate::suite::index::IndexedCase;
+use crate::suite::load::MANIFEST;
 
 /// Top-level envelope fields that encode itself writes: a preserved pointer there need not exist in
 /// the input (the identity is re-derived from `urn`, attempts is bumped, a dead-letter move adds
@@ -33,11 +33,16 @@ const FIELDS: [(&str, Shape, bool); 4] = [
     ("expect_envelope", Shape::Keys, false),
 ];
 
-pub fn check(fixtures: &FixtureValues<'_>, index: &CaseIndex, out: &mut Vec<Diagnostic>) {
-    for c in &index.cases {
+/// Checks the pointers of `cases`, which all name the fixture `fixture_path` (`None`: no `file`
+/// field), whose value is `fixture` (`None`: missing or not JSON, reported elsewhere).
+pub fn check(
+    cases: &[&IndexedCase],
+    fixture_path: Option<&str>,
+    fixture: Option<&Value>,
+    out: &mut Vec<Diagnostic>,
+) {
+    for c in cases {
         let case = c.case.case;
-        let fixture_path = case.get("file").and_then(Value::as_str);
-        let fixture = fixture_path.and_then(|p| fixtures.get(p));
         for (field, shape, must_exist) in &FIELDS {
             let Some(value) = case.get(*field) else {
                 continue;

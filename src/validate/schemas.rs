@@ -6,10 +6,8 @@ use serde_json::Value;
 
 use crate::diag::Diagnostic;
 use crate::suite::Suite;
-use crate::suite::index::CaseIndex;
-use crate::suite::load::{
-    ENVELOPE_SCHEMA, FixtureValues, MANIFEST, RESULTS_EXAMPLE, RESULTS_SCHEMA,
-};
+use crate::suite::index::IndexedCase;
+use crate::suite::load::{ENVELOPE_SCHEMA, MANIFEST, RESULTS_EXAMPLE, RESULTS_SCHEMA};
 
 pub const DRAFT_07: &str = "http://json-schema.org/draft-07/schema#";
 pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
@@ -125,34 +123,29 @@ fn expectation(section: &str, case: &Value, fixture: &Value) -> Option<Expectati
     }
 }
 
-pub fn check_fixtures(
-    fixtures: &FixtureValues<'_>,
+/// Checks the fixture `path` (its value `fixture`) against the producer envelope schema, as each
+/// of `cases` (the cases that name it) expects.
+pub fn check_fixture(
     compiled: &Compiled,
-    index: &CaseIndex,
+    path: &str,
+    fixture: &Value,
+    cases: &[&IndexedCase],
     out: &mut Vec<Diagnostic>,
 ) {
     let Some(validator) = &compiled.envelope else {
         return;
     };
-    let mut checked = std::collections::HashMap::new();
-    for c in &index.cases {
-        let Some(path) = c.case.case.get("file").and_then(Value::as_str) else {
-            continue;
-        };
-        let Some(fixture) = fixtures.get(path) else {
-            continue;
-        };
+    // Many cases may name one fixture: it is checked against the schema once, if any asks.
+    let mut checked = None;
+    for c in cases {
         let Some(expect) = expectation(&c.section, c.case.case, fixture) else {
             continue;
         };
-        // Many cases may name one fixture: it is checked against the schema once.
-        let problems = checked
-            .entry(path)
-            .or_insert_with(|| violations(validator, fixture))
-            .clone();
+        let problems: &Vec<(String, String)> =
+            checked.get_or_insert_with(|| violations(validator, fixture));
         match expect {
             Expectation::Pass => {
-                for (pointer, message) in problems {
+                for (pointer, message) in problems.iter().cloned() {
                     out.push(
                         Diagnostic::error(
                             "fixture-schema-invalid",
