@@ -3,16 +3,22 @@
 //! suite's bytes plus its cases.
 //!
 //! The memo lives for one [`scope`] (one [`super::evaluate`] call) on one thread. Everything
-//! memoised is a pure function of its key and of the active mutant, which is fixed for the whole
-//! scope, so a cached result is exactly what computing it again would give. Outside a scope (a
-//! section runner called on its own, as unit tests do) nothing is cached.
+//! memoised is a pure function of its key (a fixture and what was done with it) and of the active
+//! mutant, which is fixed for the whole scope, so a cached result is exactly what computing it
+//! again would give. Outside a scope (a section runner called on its own, as unit tests do)
+//! nothing is cached.
+//!
+//! The evaluator [`release`]s a fixture's entries after the last case that can read it, so a
+//! suite of many large fixtures holds the work of one at a time (of more only where their cases
+//! interleave), not of all of them until the evaluation ends.
 
 use std::any::Any;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-type Memo = HashMap<String, Rc<dyn Any>>;
+/// Fixture path -> what was done with it -> the result.
+type Memo = HashMap<String, HashMap<String, Rc<dyn Any>>>;
 
 thread_local! {
     static MEMO: RefCell<Option<Memo>> = const { RefCell::new(None) };
@@ -31,14 +37,14 @@ pub fn scope<R>(f: impl FnOnce() -> R) -> R {
     f()
 }
 
-/// The value memoised under `key`, computing it with `compute` the first time. `key` must name
-/// everything the value depends on besides the active mutant (a kind prefix and the fixture path,
-/// plus any case parameter), and one key always holds one type.
-pub fn get_or_compute<T: 'static>(key: String, compute: impl FnOnce() -> T) -> Rc<T> {
+/// The value memoised for `fixture` under `what`, computing it with `compute` the first time.
+/// `what` must name everything else the value depends on besides the active mutant (a kind, plus
+/// any case parameter), and one key always holds one type.
+pub fn get_or_compute<T: 'static>(fixture: &str, what: &str, compute: impl FnOnce() -> T) -> Rc<T> {
     let cached = MEMO.with(|memo| {
         memo.borrow()
             .as_ref()
-            .and_then(|m| m.get(&key).cloned())
+            .and_then(|m| m.get(fixture)?.get(what).cloned())
             .and_then(|v| v.downcast::<T>().ok())
     });
     if let Some(value) = cached {
@@ -48,10 +54,21 @@ pub fn get_or_compute<T: 'static>(key: String, compute: impl FnOnce() -> T) -> R
     let value = Rc::new(compute());
     MEMO.with(|memo| {
         if let Some(m) = memo.borrow_mut().as_mut() {
-            m.insert(key, value.clone() as Rc<dyn Any>);
+            m.entry(fixture.to_string())
+                .or_default()
+                .insert(what.to_string(), value.clone() as Rc<dyn Any>);
         }
     });
     value
+}
+
+/// Forgets everything memoised for `fixture` (a later use computes it again).
+pub fn release(fixture: &str) {
+    MEMO.with(|memo| {
+        if let Some(m) = memo.borrow_mut().as_mut() {
+            m.remove(fixture);
+        }
+    });
 }
 
 #[cfg(test)]
@@ -67,13 +84,18 @@ mod tests {
             calls.get()
         };
         scope(|| {
-            assert_eq!(*get_or_compute("a".into(), count), 1);
-            assert_eq!(*get_or_compute("a".into(), count), 1);
-            assert_eq!(*get_or_compute("b".into(), count), 2);
+            assert_eq!(*get_or_compute("f", "a", count), 1);
+            assert_eq!(*get_or_compute("f", "a", count), 1);
+            assert_eq!(*get_or_compute("f", "b", count), 2);
+            assert_eq!(*get_or_compute("g", "a", count), 3);
+            // Released: computed again; other fixtures are kept.
+            release("f");
+            assert_eq!(*get_or_compute("f", "a", count), 4);
+            assert_eq!(*get_or_compute("g", "a", count), 3);
         });
         // Outside a scope (and in a new one) nothing is remembered.
-        assert_eq!(*get_or_compute("a".into(), count), 3);
-        assert_eq!(*get_or_compute("a".into(), count), 4);
-        scope(|| assert_eq!(*get_or_compute("a".into(), count), 5));
+        assert_eq!(*get_or_compute("f", "a", count), 5);
+        assert_eq!(*get_or_compute("f", "a", count), 6);
+        scope(|| assert_eq!(*get_or_compute("f", "a", count), 7));
     }
 }

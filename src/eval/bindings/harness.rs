@@ -112,16 +112,13 @@ pub fn load_envelope(
 ) -> Step<(Rc<Value>, String)> {
     let (text, pointer) = load_fixture_text(case, section_block, fixtures)?;
     let (path, _) = inherited_str(case, "envelope_file", section_block)?;
-    let parsed = memo::get_or_compute(
-        format!("envelope\0{path}"),
-        || match crate::json::parse_value(text) {
-            Err(e) => Err(format!("the envelope fixture is not valid JSON: {e}")),
-            Ok(envelope) if !envelope.is_object() => {
-                Err("the envelope fixture is not a JSON object".to_string())
-            }
-            Ok(envelope) => Ok(Rc::new(envelope)),
-        },
-    );
+    let parsed = memo::get_or_compute(path, "envelope", || match crate::json::parse_value(text) {
+        Err(e) => Err(format!("the envelope fixture is not valid JSON: {e}")),
+        Ok(envelope) if !envelope.is_object() => {
+            Err("the envelope fixture is not a JSON object".to_string())
+        }
+        Ok(envelope) => Ok(Rc::new(envelope)),
+    });
     match &*parsed {
         Ok(envelope) => Ok((envelope.clone(), pointer)),
         Err(why) => Err(malformed_at(pointer, why.clone())),

@@ -81,7 +81,7 @@ pub type Decode = Result<Decoded, Rejection>;
 
 /// Decodes the text of the fixture `file` (once per evaluation: see [`memo`]).
 pub fn decode_file(file: &str, text: &str) -> Rc<Decode> {
-    memo::get_or_compute(format!("decode\0{file}"), || decode(text))
+    memo::get_or_compute(file, "decode", || decode(text))
 }
 
 /// The fixture the case's `file` field names, decoded and re-encoded unchanged, or why not (once
@@ -89,13 +89,10 @@ pub fn decode_file(file: &str, text: &str) -> Rc<Decode> {
 pub fn reencode_fixture(c: &Case<'_>, fixtures: &dyn FixtureSource) -> Step<Rc<Reencode>> {
     let file = c.str("file")?;
     let decoded = decode_fixture(c, fixtures)?;
-    Ok(memo::get_or_compute(
-        format!("reencode\0{file}"),
-        || match &*decoded {
-            Ok(message) => encode(message).map_err(Refused::Encode),
-            Err(rejection) => Err(Refused::Decode(rejection.verdict_words())),
-        },
-    ))
+    Ok(memo::get_or_compute(file, "reencode", || match &*decoded {
+        Ok(message) => encode(message).map_err(Refused::Encode),
+        Err(rejection) => Err(Refused::Decode(rejection.verdict_words())),
+    }))
 }
 
 /// What re-encoding a fixture gives.

@@ -51,11 +51,11 @@ fn run_case(c: &Case<'_>, fixtures: &dyn FixtureSource) -> Step<()> {
     // bump, dead-letter move and encode, so the payload is held once, in the output.
     let file = c.str("file")?;
     let text = fixture_text(c, fixtures)?;
-    let key = match &dead_letter {
-        None => format!("roundtrip\0{file}"),
-        Some((reason, queue, _)) => format!("roundtrip\0{file}\0{reason}\0{queue}"),
+    let what = match &dead_letter {
+        None => "roundtrip".to_string(),
+        Some((reason, queue, _)) => format!("roundtrip\0{reason}\0{queue}"),
     };
-    let emitted = memo::get_or_compute(key, || {
+    let emitted = memo::get_or_compute(file, &what, || {
         let mut message = decode(text).map_err(|r| Hop::Rejected(r.verdict_words()))?;
         if !message.warnings.is_empty() {
             return Err(Hop::Warned(describe_warnings(&message)));
