@@ -12,10 +12,6 @@ use std::time::{Duration, SystemTime};
 use common::*;
 use serde_json::Value;
 
-fn version() -> String {
-    common::bundled_version()
-}
-
 /// A file:// mirror holding the release of the bundled suite, and an SDK checkout beside it.
 struct Setup {
     dir: tempfile::TempDir,
@@ -92,7 +88,7 @@ fn files(dir: &Path) -> BTreeMap<String, (Vec<u8>, SystemTime)> {
 fn a_red_check_names_the_update_that_makes_it_green_and_keeps_sdk_files() {
     let s = Setup::new();
     s.old_copy();
-    let v = version();
+    let v = bundled_version();
     let out = s.run(&["fetch", "--check", &v, "tests/conformance"]);
     assert_eq!(code(&out), 1, "{}", stderr(&out));
     let text = stdout(&out);
@@ -147,7 +143,7 @@ fn a_red_check_names_the_update_that_makes_it_green_and_keeps_sdk_files() {
 fn update_leaves_identical_files_untouched_and_reports_what_it_wrote() {
     let s = Setup::new();
     s.old_copy();
-    let v = version();
+    let v = bundled_version();
     let out = s.run(&["fetch", "--update", &v, "tests/conformance"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     // Age every file, edit one, then update again: only that one is rewritten.
@@ -198,7 +194,7 @@ fn update_leaves_identical_files_untouched_and_reports_what_it_wrote() {
 #[test]
 fn update_of_a_new_or_empty_directory_is_a_plain_fetch() {
     let s = Setup::new();
-    let v = version();
+    let v = bundled_version();
     // As for a plain fetch, the parent must exist.
     fs::create_dir_all(s.sdk().join("tests")).unwrap();
     let out = s.run(&["fetch", "--update", &v, "tests/conformance"]);
@@ -213,7 +209,7 @@ fn update_of_a_new_or_empty_directory_is_a_plain_fetch() {
 #[test]
 fn update_refuses_what_is_not_a_vendored_copy_and_writes_nothing() {
     let s = Setup::new();
-    let v = version();
+    let v = bundled_version();
     // A directory of the SDK's own that holds no manifest.json.
     fs::create_dir_all(s.sdk().join("src")).unwrap();
     fs::write(s.sdk().join("src/main.go"), "package main\n").unwrap();
@@ -254,7 +250,7 @@ fn update_refuses_what_is_not_a_vendored_copy_and_writes_nothing() {
 fn update_refuses_an_archive_the_checks_refuse() {
     let s = Setup::new();
     s.old_copy();
-    let v = version();
+    let v = bundled_version();
     // Tamper with the asset: the checksum no longer matches.
     let asset = s
         .dir
@@ -280,7 +276,7 @@ fn update_refuses_an_archive_the_checks_refuse() {
 fn update_of_a_read_only_copy_fails_naming_the_file_and_leaves_every_file_whole() {
     let s = Setup::new();
     s.old_copy();
-    let v = version();
+    let v = bundled_version();
     let fixtures = s.copy().join("fixtures");
     if !make_read_only(&fixtures) {
         eprintln!("skipped: this file system lets this user write into a read-only directory");
@@ -321,7 +317,7 @@ fn update_of_a_read_only_copy_fails_naming_the_file_and_leaves_every_file_whole(
 #[test]
 fn options_that_need_check_or_conflict_are_usage_errors() {
     let s = Setup::new();
-    let v = version();
+    let v = bundled_version();
     for args in [
         vec!["fetch", "--diff", &v, "x"],
         vec!["fetch", "--check", "--update", &v, "x"],
@@ -334,7 +330,7 @@ fn options_that_need_check_or_conflict_are_usage_errors() {
 #[test]
 fn conflicting_checksum_lines_are_refused() {
     let s = Setup::new();
-    let v = version();
+    let v = bundled_version();
     let sums = s.dir.path().join("mirror/SHA256SUMS");
     let good = fs::read_to_string(&sums).unwrap();
     let name = format!("babelqueue-conformance-{v}.tar.gz");

@@ -141,14 +141,10 @@ fn validate_release_sync_and_diff_refuse_every_hostile_name_before_writing() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-fn version() -> String {
-    common::bundled_version()
-}
-
 /// A mirror publishing a release of the bundled suite's version with one extra entry at `path`.
 fn hostile_mirror(path: &str) -> Mirror {
     let mirror = Mirror::new();
-    mirror.publish(&version(), &hostile_release(path));
+    mirror.publish(&bundled_version(), &hostile_release(path));
     mirror
 }
 
@@ -165,7 +161,7 @@ fn fetch_from(mirror: &Mirror, cwd: &Path, args: &[&str]) -> Output {
 
 /// A release of the bundled suite's version that carries one extra entry.
 fn hostile_release(path: &str) -> Vec<u8> {
-    let version = version();
+    let version = bundled_version();
     let mut entries = release_entries(&version);
     entries.push(fetch_support::file(
         &format!("babelqueue-conformance-{version}/{path}"),
@@ -176,7 +172,7 @@ fn hostile_release(path: &str) -> Vec<u8> {
 
 #[test]
 fn fetch_check_and_update_refuse_a_release_with_a_name_outside_the_layout() {
-    let version = version();
+    let version = bundled_version();
     for path in [
         ".git/config",
         "Makefile",
@@ -215,7 +211,7 @@ fn fetch_check_and_update_refuse_a_release_with_a_name_outside_the_layout() {
 
 #[test]
 fn fetch_never_prints_the_raw_characters_of_a_hostile_entry_name() {
-    let version = version();
+    let version = bundled_version();
     for path in [
         "fixtures/a\u{202e}nosj.json",
         "fixtures/a\u{1b}[2Jb.json",

@@ -22,10 +22,6 @@ use serde_json::Value;
 /// unset), check the new asset (`tar -tzvf`), and copy the printed sha256 here and into README.md.
 const PINNED_SHA256: &str = "a9965b459d3998e7e3e7ac2434f17ef49e98bf35cf3d3ed8c9bba319143af311";
 
-fn version() -> String {
-    common::bundled_version()
-}
-
 fn root_name(version: &str) -> String {
     format!("babelqueue-conformance-{version}")
 }
@@ -51,7 +47,7 @@ fn release_with(args: &[&str], epoch: Option<&str>) -> Output {
 fn release_ok(suite: &Path, out: &Path) -> Vec<u8> {
     let o = release_with(&[p(suite), "--out", p(out)], None);
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
-    fs::read(out.join(asset_name(&version()))).unwrap()
+    fs::read(out.join(asset_name(&bundled_version()))).unwrap()
 }
 
 fn p(path: &Path) -> &str {
@@ -256,7 +252,7 @@ fn identical_bytes_from_differently_made_copies() {
         .current_dir(b.path())
         .env_remove("SOURCE_DATE_EPOCH"));
     assert!(stdout(&o).contains("sha256: "), "{}", stdout(&o));
-    let second = fs::read(out_b.path().join(asset_name(&version()))).unwrap();
+    let second = fs::read(out_b.path().join(asset_name(&bundled_version()))).unwrap();
     assert!(
         first == second,
         "the two builds differ (sha256 {} vs {})",
@@ -276,7 +272,7 @@ fn listing_is_one_sorted_root_owned_by_0_with_one_mtime() {
     let s = SuiteCopy::new();
     let out = tempfile::tempdir().unwrap();
     release_ok(&s.path(), out.path());
-    let v = version();
+    let v = bundled_version();
     let listing = tar_listing(&out.path().join(asset_name(&v)));
     let names: Vec<&str> = listing.iter().map(|l| l.3.as_str()).collect();
     assert_eq!(names, expected_listing(&s.path(), &root_name(&v)));
@@ -298,7 +294,7 @@ fn source_date_epoch_sets_every_mtime() {
     let out = tempfile::tempdir().unwrap();
     let o = release_with(&[p(&s.path()), "--out", p(out.path())], Some("1700000000"));
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
-    let asset = out.path().join(asset_name(&version()));
+    let asset = out.path().join(asset_name(&bundled_version()));
     for (_, _, when, name) in tar_listing(&asset) {
         assert_eq!(when, "2023-11-14 22:13:20", "{name}");
     }
@@ -317,7 +313,7 @@ fn sha256sum_check_passes_and_summary_names_the_asset() {
     let out = tempfile::tempdir().unwrap();
     let o = release_with(&[p(&s.path()), "--out", p(out.path())], None);
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
-    let name = asset_name(&version());
+    let name = asset_name(&bundled_version());
     let bytes = fs::read(out.path().join(&name)).unwrap();
     let hash = sha256(&bytes);
     let sums = fs::read_to_string(out.path().join("SHA256SUMS")).unwrap();
@@ -359,15 +355,15 @@ fn unpacked_tree_is_the_vendored_set_plus_license_and_nothing_else() {
     let unpack = tempfile::tempdir().unwrap();
     run(Command::new("tar")
         .args(["-xzf"])
-        .arg(out.path().join(asset_name(&version())))
+        .arg(out.path().join(asset_name(&bundled_version())))
         .arg("-C")
         .arg(unpack.path()));
     let top: Vec<String> = fs::read_dir(unpack.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect();
-    assert_eq!(top, [root_name(&version())], "one root directory");
-    let root = unpack.path().join(root_name(&version()));
+    assert_eq!(top, [root_name(&bundled_version())], "one root directory");
+    let root = unpack.path().join(root_name(&bundled_version()));
     let got = files_of(&root);
     fs::remove_dir_all(s.file("fixtures/empty")).unwrap();
     let want = expected_files(&s.path(), &s.dir.path().join("LICENSE"));
@@ -406,7 +402,7 @@ fn tar_stream_is_what_gnu_tar_ustar_writes() {
     });
     let out = tempfile::tempdir().unwrap();
     release_ok(&s.path(), out.path());
-    let v = version();
+    let v = bundled_version();
     let ours = run(Command::new("gzip")
         .args(["-dc"])
         .arg(out.path().join(asset_name(&v))))
@@ -459,7 +455,7 @@ fn gzip_header_has_no_name_mtime_zero_os_unix() {
     // gzip itself accepts the member and reports no stored name.
     let listing = run(Command::new("gzip")
         .args(["-lvN"])
-        .arg(out.path().join(asset_name(&version()))));
+        .arg(out.path().join(asset_name(&bundled_version()))));
     assert!(
         String::from_utf8_lossy(&listing.stdout).contains("defla"),
         "{}",
@@ -501,7 +497,7 @@ fn pre_version_needs_allow_pre() {
 #[test]
 fn tag_must_be_v_plus_version() {
     let s = SuiteCopy::new();
-    let v = version();
+    let v = bundled_version();
     assert_refused(&s.path(), &["--tag", "v0.0.1"], "tag-mismatch");
     assert_refused(&s.path(), &["--tag", v.as_str()], "tag-mismatch");
     let out = tempfile::tempdir().unwrap();
@@ -542,10 +538,13 @@ fn license_in_the_suite_directory_is_used() {
     let unpack = tempfile::tempdir().unwrap();
     run(Command::new("tar")
         .arg("-xzf")
-        .arg(out.path().join(asset_name(&version())))
+        .arg(out.path().join(asset_name(&bundled_version())))
         .arg("-C")
         .arg(unpack.path()));
-    let license = unpack.path().join(root_name(&version())).join("LICENSE");
+    let license = unpack
+        .path()
+        .join(root_name(&bundled_version()))
+        .join("LICENSE");
     assert_eq!(
         fs::read_to_string(license).unwrap(),
         "Custom license text\n"
@@ -569,7 +568,7 @@ fn pinned_sha256_of_the_bundled_suite() {
     let out = tempfile::tempdir().unwrap();
     let o = release_with(&["suite", "--out", p(out.path())], None);
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
-    let bytes = fs::read(out.path().join(asset_name(&version()))).unwrap();
+    let bytes = fs::read(out.path().join(asset_name(&bundled_version()))).unwrap();
     assert_eq!(
         sha256(&bytes),
         PINNED_SHA256,

@@ -17,6 +17,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use bqsuite::archive::{self, verify};
+use common::bundled_version;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
@@ -141,10 +142,6 @@ fn expected(s: &common::SuiteCopy) -> BTreeMap<String, Vec<u8>> {
     want
 }
 
-fn version() -> String {
-    common::bundled_version()
-}
-
 /// Releases `suite` into `out`; the asset's bytes.
 fn release(suite: &Path, out: &Path) -> Vec<u8> {
     let report = bqsuite::release::release(&bqsuite::release::Options {
@@ -155,13 +152,13 @@ fn release(suite: &Path, out: &Path) -> Vec<u8> {
     })
     .unwrap();
     assert!(report.is_clean(), "{:?}", report.diagnostics);
-    fs::read(out.join(archive::asset_name(&version()))).unwrap()
+    fs::read(out.join(archive::asset_name(&bundled_version()))).unwrap()
 }
 
 /// Fetches from the mirror directory `mirror` into `dest`: whether the report was clean.
 fn fetch(mirror: &Path, dest: &Path) -> bool {
     let options = bqsuite::fetch::Options {
-        version: version(),
+        version: bundled_version(),
         dest: dest.to_path_buf(),
         base_url: Some(format!("file://{}", mirror.display())),
         ..Default::default()
@@ -174,7 +171,7 @@ fn fetch(mirror: &Path, dest: &Path) -> bool {
 
 /// A mirror holding `asset` and a SHA256SUMS giving `sums_for`'s hash.
 fn mirror(dir: &Path, asset: &[u8], sums_for: &[u8]) -> PathBuf {
-    let name = archive::asset_name(&version());
+    let name = archive::asset_name(&bundled_version());
     fs::create_dir_all(dir).unwrap();
     fs::write(dir.join(&name), asset).unwrap();
     fs::write(
@@ -233,9 +230,14 @@ proptest! {
 fn every_single_byte_change_of_the_real_asset_is_refused_or_changes_nothing() {
     let unpack = |asset: &[u8]| {
         let mut sink = verify::Collect::default();
-        verify::verify(asset, &version(), &verify::Limits::default(), &mut sink)
-            .ok()
-            .map(|_| sink.files)
+        verify::verify(
+            asset,
+            &bundled_version(),
+            &verify::Limits::default(),
+            &mut sink,
+        )
+        .ok()
+        .map(|_| sink.files)
     };
     let s = common::SuiteCopy::new();
     let work = tempfile::tempdir().unwrap();

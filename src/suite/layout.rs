@@ -23,6 +23,8 @@
 
 use std::collections::HashMap;
 
+use crate::suite::load::{MANIFEST, VERSION_FILE};
+
 /// Longest portable name: a ustar header's name field.
 pub const MAX_NAME_BYTES: usize = 100;
 
@@ -85,9 +87,7 @@ impl Refusal {
             }
         }
     }
-}
 
-impl Refusal {
     /// The finding for `rel` (a suite-relative path), naming it with control and bidi characters
     /// escaped.
     pub fn diagnostic(&self, rel: &str) -> crate::diag::Diagnostic {
@@ -123,20 +123,19 @@ pub fn place(rel: &str, scope: Scope) -> Result<Place, Refusal> {
     let mut parts = rel.split('/');
     let first = parts.next().unwrap_or_default();
     let second = parts.next();
-    if let Some(deeper) = parts.next() {
+    if parts.next().is_some() {
         // Report the first component that is wrong in itself before the nesting.
         for part in rel.split('/') {
             portable_name(part)?;
         }
-        let _ = deeper;
         return Err(Refusal::new(
             "nested-path",
             "lies in a subdirectory; fixtures/ and schema/ hold files directly",
         ));
     }
     match (first, second) {
-        ("CONFORMANCE_VERSION", None) => Ok(Place::Version),
-        ("manifest.json", None) => Ok(Place::Manifest),
+        (VERSION_FILE, None) => Ok(Place::Version),
+        (MANIFEST, None) => Ok(Place::Manifest),
         ("LICENSE", None) if scope == Scope::Release => Ok(Place::License),
         (dir, None) if DATA_DIRS.contains(&dir) => Ok(Place::DataDir),
         (dir, Some(name)) if DATA_DIRS.contains(&dir) => {

@@ -30,7 +30,7 @@ pub const MAX_FILES: usize = 50_000;
 
 /// The top-level entries that make up the vendored set, in release order.
 pub const VENDORED_FILES: [&str; 2] = ["CONFORMANCE_VERSION", "manifest.json"];
-pub const VENDORED_DIRS: [&str; 2] = ["fixtures", "schema"];
+pub const VENDORED_DIRS: [&str; 2] = layout::DATA_DIRS;
 
 /// Whether `rel` (relative, `/`-separated) belongs to the vendored set: one of the top-level
 /// vendored files, or anything in (or being) a vendored directory.
@@ -112,13 +112,6 @@ impl SuiteFile {
     /// The parsed document, if this is a JSON file that parsed.
     pub fn doc(&self) -> Option<&JsonDoc> {
         self.json.as_ref()?.as_ref().ok()
-    }
-
-    /// The value of a JSON file that parsed, parsed afresh from its bytes (owned by the caller,
-    /// who drops it when done): how a fixture's value is read.
-    pub fn parse_value(&self) -> Option<Value> {
-        self.doc()?;
-        json::parse_value(self.text()?).ok()
     }
 
     /// The positioned tree of a JSON file that parsed (built on first use).
@@ -232,7 +225,7 @@ impl Suite {
         let file = self.files.get(rel)?;
         match file.doc()?.value() {
             Some(kept) => Some(Cow::Borrowed(kept)),
-            None => file.parse_value().map(Cow::Owned),
+            None => json::parse_value(file.text()?).ok().map(Cow::Owned),
         }
     }
 
