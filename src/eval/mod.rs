@@ -13,6 +13,8 @@ pub mod memo;
 pub mod model;
 pub mod mutants;
 pub mod outcome;
+#[cfg(test)]
+pub(crate) mod realkit;
 pub mod results;
 pub mod sections;
 

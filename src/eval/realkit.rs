@@ -1,0 +1,214 @@
+//! Test-only: the real published releases of the suite (`tests/data/real-releases/<version>`),
+//! and the flip check every section runner must survive: change one expectation of a real case
+//! to another plausible value and the runner must answer with a mismatch inside that case.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+use crate::eval::outcome::Verdict;
+use crate::eval::sections;
+use crate::suite::ids::{CaseRef, section_cases};
+
+/// The versions of every real release held as test data, oldest first.
+#[allow(dead_code)]
+pub const REAL_VERSIONS: [&str; 8] = [
+    "1.0.0", "1.2.0", "1.3.0", "1.4.0", "1.5.0", "1.6.0", "1.7.0", "1.8.0",
+];
+
+/// The directory of the real release `version`.
+pub fn release_dir(version: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/real-releases")
+        .join(version)
+}
+
+/// The manifest of the real release `version`, and every file of it by relative path.
+pub fn release(version: &str) -> (Value, BTreeMap<String, String>) {
+    let dir = release_dir(version);
+    let mut files = BTreeMap::new();
+    for entry in walkdir::WalkDir::new(&dir) {
+        let entry = entry.expect("readable test data");
+        if entry.file_type().is_file() {
+            let rel = entry.path().strip_prefix(&dir).expect("under dir");
+            let rel = rel.to_string_lossy().replace('\\', "/");
+            let text = std::fs::read_to_string(entry.path()).expect("UTF-8 test data");
+            files.insert(rel, text);
+        }
+    }
+    let manifest = serde_json::from_str(&files["manifest.json"]).expect("manifest parses");
+    (manifest, files)
+}
+
+/// Runs one case of `section` with the runner the evaluator has for it.
+pub fn run_case(
+    section: &str,
+    case: &CaseRef<'_>,
+    block: &Value,
+    files: &BTreeMap<String, String>,
+) -> Verdict {
+    let run = sections::runner(section).unwrap_or_else(|| panic!("no runner for `{section}`"));
+    run(case, block, files)
+}
+
+/// Every case of `section` in the real release `version` passes (none skipped, none malformed).
+pub fn assert_section_passes(version: &str, section: &str) {
+    let (manifest, files) = release(version);
+    let block = &manifest[section];
+    let cases = section_cases(section, block);
+    assert!(!cases.is_empty(), "{version} has no case in `{section}`");
+    let failing: Vec<String> = cases
+        .iter()
+        .filter_map(|c| match run_case(section, c, block, &files) {
+            Verdict::Pass => None,
+            other => Some(format!("{} ({}): {other}", c.id, c.pointer)),
+        })
+        .collect();
+    assert!(
+        failing.is_empty(),
+        "{version} `{section}`: {} of {} cases do not pass:\n{}",
+        failing.len(),
+        cases.len(),
+        failing.join("\n")
+    );
+}
+
+/// Whether a case field states an expectation (what a flip changes).
+pub fn is_expectation(field: &str) -> bool {
+    field == "valid" || field.starts_with("expect")
+}
+
+/// For every case of `section` in the real release `version` and every expectation field of it,
+/// changes the field's first leaf to another plausible value (see [`flip`]) and checks that the
+/// runner reports a mismatch whose pointer lies inside that case. Returns the flips made.
+pub fn assert_flips_caught(version: &str, section: &str) -> usize {
+    let (manifest, files) = release(version);
+    let pointers: Vec<(String, Vec<String>)> = section_cases(section, &manifest[section])
+        .iter()
+        .map(|c| {
+            let fields = c
+                .case
+                .as_object()
+                .map(|o| o.keys().filter(|k| is_expectation(k)).cloned().collect())
+                .unwrap_or_default();
+            (c.pointer.clone(), fields)
+        })
+        .collect();
+    let mut problems = Vec::new();
+    let mut flips = 0;
+    for (case_ptr, fields) in &pointers {
+        for field in fields {
+            let field_ptr = format!("{case_ptr}/{}", crate::suite::ids::escape_token(field));
+            let mut changed = manifest.clone();
+            let Some((leaf_ptr, new)) = flip(&manifest, section, field, &field_ptr) else {
+                problems.push(format!("{field_ptr}: no leaf to flip"));
+                continue;
+            };
+            *pointer_mut(&mut changed, &leaf_ptr) = new.clone();
+            flips += 1;
+            let block = &changed[section];
+            let case = section_cases(section, block)
+                .into_iter()
+                .find(|c| &c.pointer == case_ptr)
+                .expect("case still there");
+            match run_case(section, &case, block, &files) {
+                Verdict::Mismatch(m) if m.pointer.starts_with(case_ptr.as_str()) => {}
+                other => problems.push(format!(
+                    "{leaf_ptr} set to {new}: expected a mismatch in {case_ptr}, got {other:?}"
+                )),
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{version} `{section}`: {} flips not caught:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+    flips
+}
+
+/// The pointer of the first leaf (depth first, document order) of the expectation at
+/// `field_ptr`, and another plausible value for it: a different value that another case of the
+/// section holds at the same place (for a list of pointers that must be absent: the root
+/// pointer, which always exists), else a negated boolean, a number plus one, a string with a
+/// suffix, an element added to an empty array, a key added to an empty object.
+pub fn flip(
+    manifest: &Value,
+    section: &str,
+    field: &str,
+    field_ptr: &str,
+) -> Option<(String, Value)> {
+    let value = manifest.pointer(field_ptr)?;
+    let (sub, leaf) = first_leaf(value, String::new());
+    let leaf_ptr = format!("{field_ptr}{sub}");
+    let mut seen = Vec::new();
+    for c in section_cases(section, &manifest[section]) {
+        if let Some(v) = c.case.get(field).and_then(|v| v.pointer(&sub)) {
+            if v != leaf && !v.is_object() && !v.is_array() && !seen.contains(v) {
+                seen.push(v.clone());
+            }
+        }
+    }
+    // A list of pointers that must be absent is made false by naming the root, which always exists.
+    if field.contains("absent") && leaf.is_string() {
+        return Some((leaf_ptr, Value::String(String::new())));
+    }
+    let same_kind = seen.iter().find(|v| kind(v) == kind(leaf)).cloned();
+    let new = match (same_kind, leaf) {
+        (Some(v), _) => v,
+        (None, Value::Bool(b)) => Value::Bool(!b),
+        (None, Value::Number(n)) => match n.as_i64() {
+            Some(i) => Value::from(i + 1),
+            None => Value::from(n.as_f64().unwrap_or(0.0) + 1.0),
+        },
+        (None, Value::String(s)) => Value::String(format!("{s}-flipped")),
+        (None, Value::Null) => seen.first().cloned().unwrap_or(Value::Bool(false)),
+        (None, Value::Array(_)) => Value::Array(vec![Value::String("/flipped".into())]),
+        (None, Value::Object(_)) => serde_json::json!({"flipped": true}),
+    };
+    Some((leaf_ptr, new))
+}
+
+fn kind(v: &Value) -> u8 {
+    match v {
+        Value::Null => 0,
+        Value::Bool(_) => 1,
+        Value::Number(_) => 2,
+        Value::String(_) => 3,
+        Value::Array(_) => 4,
+        Value::Object(_) => 5,
+    }
+}
+
+/// The first leaf of `value`: a scalar, or an empty array or object.
+fn first_leaf(value: &Value, at: String) -> (String, &Value) {
+    match value {
+        Value::Array(items) if !items.is_empty() => first_leaf(&items[0], format!("{at}/0")),
+        Value::Object(members) if !members.is_empty() => {
+            let (k, v) = members.iter().next().expect("non-empty");
+            first_leaf(v, format!("{at}/{}", crate::suite::ids::escape_token(k)))
+        }
+        _ => (at, value),
+    }
+}
+
+fn pointer_mut<'v>(value: &'v mut Value, ptr: &str) -> &'v mut Value {
+    value
+        .pointer_mut(ptr)
+        .unwrap_or_else(|| panic!("no value at {ptr}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Sections whose runners already read the real case shapes; the rest are listed in the
+    /// section files' own tests as they are taught.
+    #[test]
+    fn the_flip_check_catches_flips_in_a_known_section() {
+        assert_section_passes("1.8.0", "payload_schema");
+        assert!(assert_flips_caught("1.8.0", "payload_schema") > 0);
+    }
+}
