@@ -11,18 +11,25 @@ pub mod encode_reject;
 pub mod extension_write;
 pub mod forbidden_keys;
 pub mod idempotency;
+pub mod identity_verdict;
 pub mod job_type;
 pub mod kafka;
+pub mod kafka_poison;
 pub mod payload_schema;
 pub mod payload_schema_unicode;
+pub mod poison_dlq;
 pub mod pulsar;
+pub mod pulsar_exhaustion;
 pub mod rabbitmq;
 pub mod redis;
+pub mod redis_delay;
 pub mod redis_layout;
+pub mod retry_backoff;
 pub mod roundtrip;
 pub mod sqs;
 pub mod traceparent;
 pub mod trim;
+pub mod version_gate;
 
 use serde_json::Value;
 
@@ -33,7 +40,7 @@ use crate::suite::ids::CaseRef;
 pub type Runner = fn(&CaseRef<'_>, &Value, &dyn FixtureSource) -> Verdict;
 
 /// Every section the reference evaluator knows, with its runner.
-pub const RUNNERS: [(&str, Runner); 22] = [
+pub const RUNNERS: [(&str, Runner); 32] = [
     ("cases", cases::run),
     ("idempotency", idempotency::run),
     ("sqs", sqs::run),
@@ -56,6 +63,16 @@ pub const RUNNERS: [(&str, Runner); 22] = [
     ("backoff", backoff::run),
     ("traceparent", traceparent::run),
     ("redis_layout", redis_layout::run),
+    ("retry_backoff", retry_backoff::run),
+    ("redis_delay", redis_delay::run),
+    ("kafka_poison", kafka_poison::run),
+    ("poison_dlq", poison_dlq::run),
+    ("identity_verdict", identity_verdict::run),
+    ("pulsar_exhaustion", pulsar_exhaustion::run),
+    ("version_gate_pulsar", version_gate::run),
+    ("version_gate_artemis", version_gate::run),
+    ("version_gate_sqs", version_gate::run),
+    ("version_gate_asb", version_gate::run),
 ];
 
 /// The runner of `section`, if the evaluator knows it.
