@@ -258,7 +258,8 @@ pub enum Command {
         /// The directory holding the SDK checkouts (default: the parent of this repository).
         #[arg(long)]
         workspace: Option<PathBuf>,
-        /// The targets file (default: <suite>/sync-targets.txt).
+        /// The targets file (default: <suite>/sync-targets.txt if it exists, else
+        /// sync-targets.txt beside the suite directory).
         #[arg(long)]
         targets: Option<PathBuf>,
         /// Report drift only; write nothing.

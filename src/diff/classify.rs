@@ -474,9 +474,7 @@ fn holder(case: &IndexedCase<'_>) -> Option<String> {
     (!std::ptr::eq(case.case.case, case.case.parent)).then(|| sub.to_string())
 }
 
-fn scope_of<'v>(manifest: &'v Value, section: &str) -> Option<&'v str> {
-    manifest.get("sections")?.get(section)?.as_str()
-}
+use crate::suite::rules::scope_of;
 
 fn section_names<'a>(old: &'a CaseIndex<'_>, new: &'a CaseIndex<'_>) -> Vec<&'a str> {
     let mut names: Vec<&str> = new.section_names.iter().map(String::as_str).collect();

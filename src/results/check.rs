@@ -151,7 +151,7 @@ impl SuiteRules {
                 // SDK); `bqsuite validate` reports the gap in the suite.
                 scope: scopes
                     .and_then(|m| m.get(name))
-                    .and_then(Value::as_str)
+                    .and_then(crate::suite::rules::scope_in)
                     .unwrap_or("core")
                     .to_string(),
                 ids: Vec::new(),

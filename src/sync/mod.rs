@@ -32,8 +32,23 @@ use targets::Target;
 
 pub use render::render_human;
 
-/// The targets file, kept in the suite directory (not part of a release or a vendored copy).
+/// The targets file: beside the suite directory (this repository keeps it at its root, so that
+/// `suite/` stays byte for byte the real release), or inside it. Never part of a release or of a
+/// vendored copy.
 pub const TARGETS_FILE: &str = "sync-targets.txt";
+
+/// The default targets file of `suite`: `<suite>/sync-targets.txt` when it exists, else the one
+/// beside the suite directory.
+pub fn default_targets(suite: &std::path::Path) -> PathBuf {
+    let inside = suite.join(TARGETS_FILE);
+    if inside.exists() {
+        return inside;
+    }
+    match suite.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.join(TARGETS_FILE),
+        _ => PathBuf::from(TARGETS_FILE),
+    }
+}
 
 /// What to sync, and how.
 #[derive(Debug, Clone, Default)]
@@ -42,7 +57,7 @@ pub struct Options {
     pub suite: PathBuf,
     /// The directory holding the SDK checkouts (default: the parent of the suite's repository).
     pub workspace: Option<PathBuf>,
-    /// The targets file (default: `<suite>/sync-targets.txt`).
+    /// The targets file (default: [`default_targets`]).
     pub targets: Option<PathBuf>,
     /// Report drift only; write nothing.
     pub check: bool,
@@ -188,7 +203,7 @@ pub fn sync(options: &Options) -> Result<Outcome> {
     let targets_file = options
         .targets
         .clone()
-        .unwrap_or_else(|| options.suite.join(TARGETS_FILE));
+        .unwrap_or_else(|| default_targets(&options.suite));
     let workspace = match &options.workspace {
         Some(w) => w.clone(),
         None => default_workspace(&options.suite)?,

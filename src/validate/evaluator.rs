@@ -7,6 +7,7 @@ use crate::diag::Diagnostic;
 use crate::eval::{self, outcome::Verdict};
 use crate::suite::Suite;
 use crate::suite::load::MANIFEST;
+use crate::suite::rules;
 
 /// How many cases the evaluator passed and skipped.
 #[derive(Debug, Default, Clone, Copy)]
@@ -20,6 +21,10 @@ const PAYLOAD_SECTIONS: [&str; 2] = ["payload_schema", "payload_schema_unicode"]
 
 pub fn check(suite: &Suite, manifest: &Value, out: &mut Vec<Diagnostic>) -> Counts {
     let mut counts = Counts::default();
+    // A suite newer than this bqsuite may carry sections it has no rule for: that is a warning per
+    // section (update bqsuite), not an error per case. In a suite it knows, it is an error.
+    let newer = rules::newer_than_known(rules::parse_version(suite.version_text()).as_ref());
+    let mut unknown: Vec<(String, String, usize)> = Vec::new();
     for outcome in eval::evaluate(manifest, suite) {
         let (section, id) = (outcome.section.clone(), outcome.id.clone());
         match outcome.verdict {
@@ -38,6 +43,10 @@ pub fn check(suite: &Suite, manifest: &Value, out: &mut Vec<Diagnostic>) -> Coun
                         .help("correct the expectation (or, if the model is wrong, the reference evaluator) so that both agree with the spec"),
                 );
             }
+            Verdict::NoRule if newer => match unknown.iter_mut().find(|(s, ..)| *s == section) {
+                Some((.., n)) => *n += 1,
+                None => unknown.push((section, outcome.pointer.clone(), 1)),
+            },
             Verdict::NoRule => out.push(
                 Diagnostic::error(
                     "no-reference-rule",
@@ -55,6 +64,23 @@ pub fn check(suite: &Suite, manifest: &Value, out: &mut Vec<Diagnostic>) -> Coun
                     .help("give the case the fields its section's runner reads (see the spec's case shape)"),
             ),
         }
+    }
+    for (section, pointer, n) in unknown {
+        let pointer = pointer.split('/').take(2).collect::<Vec<_>>().join("/");
+        out.push(
+            Diagnostic::warning(
+                "unknown-section",
+                MANIFEST,
+                format!(
+                    "section `{section}` is newer than this bqsuite {} (it knows the suite up to {}), so its {n} case{} are not re-derived",
+                    env!("CARGO_PKG_VERSION"),
+                    rules::KNOWN_SUITE,
+                    crate::diag::plural(n),
+                ),
+            )
+            .at(pointer)
+            .help("update bqsuite to a release that knows this section"),
+        );
     }
     counts
 }

@@ -3,20 +3,35 @@
 
 use crate::diag::Diagnostic;
 use crate::suite::Suite;
+use crate::suite::rules::{self, Feature};
 use crate::suite::load::{
     ENVELOPE_SCHEMA, MANIFEST, RESULTS_EXAMPLE, RESULTS_SCHEMA, VERSION_FILE,
 };
 
-const REQUIRED: [(&str, &str); 5] = [
-    (VERSION_FILE, "the suite's SemVer, e.g. `1.5.0`"),
-    (MANIFEST, "the case list"),
-    (ENVELOPE_SCHEMA, "the draft-07 envelope schema"),
-    (RESULTS_SCHEMA, "the draft 2020-12 results schema"),
-    (RESULTS_EXAMPLE, "an example results file"),
+/// The files a suite must have, with what each is and the format rule that requires it (`None`:
+/// required of every release).
+const REQUIRED: [(&str, &str, Option<Feature>); 5] = [
+    (VERSION_FILE, "the suite's SemVer, e.g. `1.8.0`", None),
+    (MANIFEST, "the case list", None),
+    (ENVELOPE_SCHEMA, "the draft-07 envelope schema", None),
+    (
+        RESULTS_SCHEMA,
+        "the draft 2020-12 results schema, required since 1.5.0",
+        Some(Feature::ResultsFormat),
+    ),
+    (
+        RESULTS_EXAMPLE,
+        "an example results file, required since 1.5.0",
+        Some(Feature::ResultsFormat),
+    ),
 ];
 
 pub fn check(suite: &Suite, out: &mut Vec<Diagnostic>) {
-    for (rel, what) in REQUIRED {
+    let version = rules::parse_version(suite.version_text());
+    for (rel, what, feature) in REQUIRED {
+        if feature.is_some_and(|f| !f.required(version.as_ref())) {
+            continue;
+        }
         if suite.file(rel).is_none() && !suite.problems.iter().any(|p| p.file == rel) {
             out.push(
                 Diagnostic::error(

@@ -10,6 +10,7 @@ use crate::suite::Suite;
 use crate::suite::ids::escape_token;
 use crate::suite::index::{BINDINGS, CaseIndex, METADATA_KEYS, SCOPES};
 use crate::suite::load::{MANIFEST, VERSION_FILE};
+use crate::suite::rules::{self, Feature};
 
 pub fn check(suite: &Suite, manifest: &Value, index: &CaseIndex, out: &mut Vec<Diagnostic>) {
     let Some(map) = manifest.as_object() else {
@@ -23,14 +24,19 @@ pub fn check(suite: &Suite, manifest: &Value, index: &CaseIndex, out: &mut Vec<D
         );
         return;
     };
-    versions(suite, manifest, out);
-    sections(map, out);
-    exceptions(manifest, out);
+    // Each rule applies from the release that introduced it (see `suite::rules`).
+    let version = rules::parse_version(suite.version_text());
+    let since = |f: Feature| f.required(version.as_ref());
+    versions(suite, manifest, since(Feature::ConformanceVersionField), out);
+    sections(map, since(Feature::SectionsMap), out);
+    if since(Feature::Exceptions) || manifest.get("exceptions").is_some() {
+        exceptions(manifest, out);
+    }
     case_ids(index, out);
     envelope_fields(index, out);
 }
 
-fn versions(suite: &Suite, manifest: &Value, out: &mut Vec<Diagnostic>) {
+fn versions(suite: &Suite, manifest: &Value, field_required: bool, out: &mut Vec<Diagnostic>) {
     match manifest.get("schema_version") {
         Some(v) if v.as_u64() == Some(1) => {}
         Some(v) => out.push(
@@ -63,6 +69,7 @@ fn versions(suite: &Suite, manifest: &Value, out: &mut Vec<Diagnostic>) {
         );
     }
     match manifest.get("conformance_version") {
+        None if !field_required => {}
         None => out.push(
             Diagnostic::error(
                 "version-mismatch",
@@ -70,7 +77,7 @@ fn versions(suite: &Suite, manifest: &Value, out: &mut Vec<Diagnostic>) {
                 "conformance_version is missing",
             )
             .at("")
-            .help("add \"conformance_version\" equal to CONFORMANCE_VERSION"),
+            .help("add \"conformance_version\" equal to CONFORMANCE_VERSION (required since 1.5.0)"),
         ),
         Some(Value::String(v)) => {
             if let Some(file) = file_version
@@ -100,8 +107,9 @@ fn versions(suite: &Suite, manifest: &Value, out: &mut Vec<Diagnostic>) {
     }
 }
 
-fn sections(map: &serde_json::Map<String, Value>, out: &mut Vec<Diagnostic>) {
+fn sections(map: &serde_json::Map<String, Value>, required: bool, out: &mut Vec<Diagnostic>) {
     let scopes = match map.get("sections") {
+        None if !required => return,
         Some(Value::Object(s)) => Some(s),
         Some(_) => {
             out.push(
@@ -119,7 +127,7 @@ fn sections(map: &serde_json::Map<String, Value>, out: &mut Vec<Diagnostic>) {
                 Diagnostic::error("sections-map", MANIFEST, "the `sections` map is missing")
                     .at("")
                     .help(
-                        "add \"sections\": { \"<section>\": \"<scope>\", ... } naming every block",
+                        "add \"sections\": { \"<section>\": { \"scope\": \"<scope>\" }, ... } naming every block (required since 1.5.0)",
                     ),
             );
             None
@@ -155,7 +163,7 @@ fn sections(map: &serde_json::Map<String, Value>, out: &mut Vec<Diagnostic>) {
                 )
                 .at(pointer)
                 .help(format!(
-                    "add \"{key}\": \"<scope>\" to `sections` (one of {})",
+                    "add \"{key}\": {{ \"scope\": \"<scope>\" }} to `sections` (scope one of {})",
                     SCOPES.join(", ")
                 )),
             );
@@ -175,18 +183,19 @@ fn sections(map: &serde_json::Map<String, Value>, out: &mut Vec<Diagnostic>) {
                 .help("remove the entry or add the block"),
             );
         }
-        match scope.as_str() {
+        match rules::scope_in(scope) {
             Some(s) if SCOPES.contains(&s) => {}
             _ => out.push(
                 Diagnostic::error(
                     "invalid-scope",
                     MANIFEST,
                     format!(
-                        "section `{section}` has scope {scope}; a section has exactly one scope, one of {}",
+                        "section `{section}` is mapped to {scope}; each entry is {{\"scope\": \"<scope>\"}} with exactly one scope, one of {}",
                         SCOPES.join(", ")
                     ),
                 )
-                .at(pointer),
+                .at(pointer)
+                .help(format!("write \"{section}\": {{ \"scope\": \"core\" }} (or the binding it exercises)")),
             ),
         }
     }
