@@ -38,7 +38,7 @@ use crate::json::{self, Kind, Node, Pos};
 use crate::suite::Suite;
 use crate::suite::ids::NON_CASE_KEYS;
 use crate::suite::index::{CaseIndex, IndexedCase};
-use crate::suite::load::MANIFEST;
+use crate::suite::load::{MANIFEST, RESULTS_EXAMPLE};
 
 /// Every code a change can carry, with the bump it needs.
 pub const CODES: &[(&str, Bump)] = &[
@@ -1292,6 +1292,19 @@ fn compare_fixtures(
     }
 }
 
+/// The results example without its `conformance_version` when that names the suite's own
+/// version: the stamp follows every release (1.5.0's example says 1.5.0, 1.6.0's says 1.6.0) and
+/// is no change of the format. A stamp that names another version is kept, so it still counts.
+fn without_stamp(example: &Value, suite_version: Option<&str>) -> Value {
+    let mut out = example.clone();
+    if let (Some(map), Some(version)) = (out.as_object_mut(), suite_version)
+        && map.get("conformance_version").and_then(Value::as_str) == Some(version.trim())
+    {
+        map.remove("conformance_version");
+    }
+    out
+}
+
 fn compare_schemas(old: &Suite, new: &Suite, out: &mut Vec<Change>) {
     for rel in paths_under(old, new, "schema") {
         match (old.file(rel), new.file(rel)) {
@@ -1307,9 +1320,11 @@ fn compare_schemas(old: &Suite, new: &Suite, out: &mut Vec<Change>) {
             )),
             (Some(o), Some(n)) if o.bytes != n.bytes => {
                 let is_schema = rel.ends_with(".schema.json");
-                let content = |v: &Value| {
+                let content = |v: &Value, suite: &Suite| {
                     if is_schema {
                         strip_schema(v)
+                    } else if rel == RESULTS_EXAMPLE {
+                        without_stamp(v, suite.version_text())
                     } else {
                         v.clone()
                     }
@@ -1319,7 +1334,11 @@ fn compare_schemas(old: &Suite, new: &Suite, out: &mut Vec<Change>) {
                     n.doc().and_then(|d| d.value()),
                 ) {
                     (Some(a), Some(b)) => {
-                        let (ca, cb) = (content(a), content(b));
+                        let (ca, cb) = (content(a, old), content(b, new));
+                        if ca == cb && rel == RESULTS_EXAMPLE {
+                            // Only the version stamp followed the release: no change.
+                            continue;
+                        }
                         if ca != cb {
                             let at = first_value_difference(&ca, &cb, "");
                             Change::new(

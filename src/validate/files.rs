@@ -3,10 +3,10 @@
 
 use crate::diag::Diagnostic;
 use crate::suite::Suite;
-use crate::suite::rules::{self, Feature};
 use crate::suite::load::{
     ENVELOPE_SCHEMA, MANIFEST, RESULTS_EXAMPLE, RESULTS_SCHEMA, VERSION_FILE,
 };
+use crate::suite::rules::{self, Feature};
 
 /// The files a suite must have, with what each is and the format rule that requires it (`None`:
 /// required of every release).

@@ -27,7 +27,12 @@ pub fn check(suite: &Suite, manifest: &Value, index: &CaseIndex, out: &mut Vec<D
     // Each rule applies from the release that introduced it (see `suite::rules`).
     let version = rules::parse_version(suite.version_text());
     let since = |f: Feature| f.required(version.as_ref());
-    versions(suite, manifest, since(Feature::ConformanceVersionField), out);
+    versions(
+        suite,
+        manifest,
+        since(Feature::ConformanceVersionField),
+        out,
+    );
     sections(map, since(Feature::SectionsMap), out);
     if since(Feature::Exceptions) || manifest.get("exceptions").is_some() {
         exceptions(manifest, out);
@@ -77,7 +82,9 @@ fn versions(suite: &Suite, manifest: &Value, field_required: bool, out: &mut Vec
                 "conformance_version is missing",
             )
             .at("")
-            .help("add \"conformance_version\" equal to CONFORMANCE_VERSION (required since 1.5.0)"),
+            .help(
+                "add \"conformance_version\" equal to CONFORMANCE_VERSION (required since 1.5.0)",
+            ),
         ),
         Some(Value::String(v)) => {
             if let Some(file) = file_version
