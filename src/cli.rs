@@ -312,6 +312,11 @@ pub enum ResultsAction {
         /// The suite the results are checked against [default: suite, in the current directory].
         #[arg(long, value_name = "SUITE")]
         suite: Option<PathBuf>,
+        /// The SDK's known-gaps file ({"gaps": [{"section", "case", "reason"}]}, as the real
+        /// conformance-known-gaps.json): a failing case it lists is accepted; a listed case that
+        /// passes (stale), is skipped or is absent is an error.
+        #[arg(long, value_name = "FILE")]
+        known_gaps: Option<PathBuf>,
     },
     /// The compatibility matrix: SDKs as columns, sections as rows.
     Matrix {

@@ -213,10 +213,15 @@ fn run(cli: &Cli, out: &Output, args: &[OsString]) -> Result<u8, Error> {
             Ok(out.emit_text(&outcome.report, what, Some(&human)))
         }
         Command::Results { action } => match action {
-            ResultsAction::Check { files, suite } => {
+            ResultsAction::Check {
+                files,
+                suite,
+                known_gaps,
+            } => {
                 let report = results::check(&results::CheckOptions {
                     files: files.clone(),
                     suite: suite_or_default(suite),
+                    known_gaps: known_gaps.clone(),
                 })?;
                 Ok(out.emit(&report, "Compatible"))
             }

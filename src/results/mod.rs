@@ -11,6 +11,7 @@
 pub mod check;
 pub mod diff;
 pub mod family;
+pub mod gaps;
 pub mod matrix;
 pub mod read;
 
@@ -28,6 +29,8 @@ pub use read::MAX_RESULTS_BYTES;
 pub struct CheckOptions {
     pub files: Vec<PathBuf>,
     pub suite: PathBuf,
+    /// The SDK's known-gaps file (`conformance-known-gaps.json`): a `fail` it lists is accepted.
+    pub known_gaps: Option<PathBuf>,
 }
 
 /// `results matrix`.
@@ -66,8 +69,25 @@ pub fn check_all(files: &[PathBuf], rules: &SuiteRules) -> Result<Vec<FileCheck>
 /// The summary has one line per file: `sdk version: Compatible` or `NOT Compatible (N reasons)`.
 pub fn check(options: &CheckOptions) -> Result<Report> {
     let rules = SuiteRules::load(&options.suite)?;
-    let checks = check_all(&options.files, &rules)?;
+    let mut checks = check_all(&options.files, &rules)?;
     let mut report = Report::new(subject(&options.files));
+    if let Some(path) = &options.known_gaps {
+        let gaps = gaps::load(path, &rules)?;
+        for c in &mut checks {
+            gaps::apply(&gaps, c);
+        }
+        let accepted = gaps.gaps.len();
+        report.summary.push(format!(
+            "{}: {accepted} known gap{} accepted when failing{}",
+            gaps.file,
+            crate::diag::plural(accepted),
+            match gaps.findings.len() {
+                0 => String::new(),
+                n => format!(", {n} invalid entr{}", if n == 1 { "y" } else { "ies" }),
+            }
+        ));
+        report.diagnostics.extend(gaps.findings);
+    }
     for c in checks {
         report
             .summary
