@@ -7,6 +7,7 @@
 //! manifest's expectations; `harness` holds the helpers they share.
 
 pub mod backoff;
+pub mod broker_table;
 pub mod delay;
 pub mod gate;
 pub mod harness;
