@@ -29,7 +29,9 @@ pub enum GateInput<'a> {
         value: &'a Number,
         float_marker: bool,
     },
-    /// Any other JSON value (boolean, array, object).
+    /// A JSON boolean (on ASB: an AMQP boolean, which is not a number and rejects).
+    Bool(bool),
+    /// Any other JSON value (array, object).
     Other,
 }
 
@@ -100,6 +102,8 @@ impl AmqpNumber {
 pub fn gate_amqp_number(number: AmqpNumber) -> GateVerdict {
     match number {
         AmqpNumber::Int32(1) | AmqpNumber::Int64(1) | AmqpNumber::UInt64(1) => GateVerdict::Decode,
+        AmqpNumber::Int64(i) if mutant::narrowed_int_decodes(i as i32) => GateVerdict::Decode,
+        AmqpNumber::UInt64(u) if mutant::narrowed_int_decodes(u as i32) => GateVerdict::Decode,
         AmqpNumber::Float32(f) if mutant::float_one_decodes(Some(f64::from(f))) => {
             GateVerdict::Decode
         }
@@ -178,7 +182,8 @@ pub fn gate(spec: &GateSpec, input: GateInput<'_>) -> GateVerdict {
                 GateVerdict::Reject
             }
         }
-        GateInput::Number { .. } | GateInput::Other => GateVerdict::Reject,
+        GateInput::Bool(b) if spec.number_value && mutant::bool_decodes(b) => GateVerdict::Decode,
+        GateInput::Number { .. } | GateInput::Bool(_) | GateInput::Other => GateVerdict::Reject,
     }
 }
 
@@ -282,6 +287,7 @@ mod tests {
             assert_eq!(gate(&spec("asb"), input), want, "{value} marker={marker}");
         }
         assert_eq!(gate(&spec("asb"), GateInput::Other), Reject);
+        assert_eq!(gate(&spec("asb"), GateInput::Bool(true)), Reject);
     }
 
     #[test]

@@ -238,6 +238,53 @@ pub fn compare_subset(c: &Case<'_>, field: &str, derived: &Map<String, Value>) -
     Ok(())
 }
 
+/// Compares the case's expectation object `field` with the `derived` one member by member,
+/// `first` first (the verdict word other members depend on), then the others in manifest
+/// order, then members only the model derives. A difference is a mismatch at the member's own
+/// pointer (`/expect/outcome`), or at `field` for a member the case does not state.
+pub fn compare_members(
+    c: &Case<'_>,
+    field: &str,
+    derived: &Map<String, Value>,
+    first: &str,
+) -> Step<()> {
+    let expected = c.object(field)?;
+    let member_ptr = |key: &str| format!("{}/{}", c.ptr(field), escape_token(key));
+    let order = expected
+        .keys()
+        .filter(|k| k.as_str() == first)
+        .chain(expected.keys().filter(|k| k.as_str() != first));
+    for key in order {
+        let want = &expected[key.as_str()];
+        let got = match derived.get(key) {
+            Some(got) if got == want => continue,
+            Some(got) => compact(got),
+            None => format!("no {} (the rule gives none here)", key_text(key)),
+        };
+        return Err(Verdict::Mismatch(crate::eval::outcome::Mismatch {
+            pointer: member_ptr(key),
+            expected: compact(want),
+            derived: got,
+        }));
+    }
+    match derived.iter().find(|(key, _)| !expected.contains_key(*key)) {
+        Some((key, got)) => Err(c.mismatch(
+            field,
+            format!("no {} key", key_text(key)),
+            format!("{}: {}", key_text(key), compact(got)),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// An optional string field restricted to `words` (`None` when absent).
+pub fn optional_word<'a>(c: &Case<'a>, field: &str, words: &[&str]) -> Step<Option<&'a str>> {
+    match c.get(field) {
+        None => Ok(None),
+        Some(_) => word(c, field, words).map(Some),
+    }
+}
+
 /// The verdict for a case under a sub-key the section does not define.
 pub fn unknown_sub_key(case: &CaseRef<'_>, section: &str) -> Verdict {
     let message = match case.sub_key {

@@ -54,6 +54,16 @@ pub const MUTANTS: &[MutantInfo] = &[
         habit: "reading attempts from the body only and never looking at the headers",
         sections: &["kafka"],
     },
+    // SURVIVES the real 1.8.0 suite (no case with a 0 header over a higher body): killed by
+    // the PROPOSAL.json case `kafka/attempts_reconciliation/header-zero-overrides`.
+    MutantInfo {
+        mutant: Mutant::KafkaZeroHeaderIgnored,
+        id: "kafka-zero-header-ignored",
+        family: "reconcile",
+        rule: "Kafka: a bq-attempts header of 0 is present and overrides the body",
+        habit: "a falsy fallback (Number(header) || body, header ?: body) that treats 0 as absent",
+        sections: &["kafka"],
+    },
 ];
 
 /// The counter's base (1 for a 1-based counter) as the active mutant reads it for `section`.
@@ -83,7 +93,10 @@ pub fn authority(section: &str, authority: Authority) -> Authority {
 
 /// The native counter as the active mutant reads it for `section` (`None`: not read).
 pub fn counter_read(section: &str, counter: Option<u64>) -> Option<u64> {
-    if on(Mutant::KafkaHeaderIgnored) && section == "kafka" {
+    let kafka = section == "kafka";
+    if (on(Mutant::KafkaHeaderIgnored) && kafka)
+        || (on(Mutant::KafkaZeroHeaderIgnored) && kafka && counter == Some(0))
+    {
         None
     } else {
         counter

@@ -68,6 +68,7 @@ fn input<'a>(c: &Case<'a>, section: &str, spec: &GateSpec) -> Step<GateInput<'a>
             value: n,
             float_marker,
         },
+        (Some(Value::Bool(b)), false) if spec.number_value => GateInput::Bool(*b),
         (Some(_), false) if spec.number_value => GateInput::Other,
         (Some(_), false) => {
             return Err(c.malformed(
