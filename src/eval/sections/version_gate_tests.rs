@@ -80,3 +80,26 @@ fn junk_never_panics() {
         run,
     );
 }
+
+#[test]
+fn the_table_agrees_with_the_real_descriptions() {
+    let (manifest, _) = realkit::release("1.8.0");
+    for section in SECTIONS {
+        let (binding, rule) = settle_binding(section).expect("a settle binding");
+        let text = manifest[section]["description"]
+            .as_str()
+            .expect("description");
+        let gate = binding.gate.expect("a gate");
+        assert!(text.contains(&format!("`{}`", gate.property)), "{section}");
+        assert_eq!(
+            text.contains("Every row is asserted"),
+            rule.strategy_option_everywhere,
+            "{section}"
+        );
+        let off = format!(
+            "With dead-lettering off and a strategy other than `dead_letter` the outcome is `{}`",
+            rule.off.outcome()
+        );
+        assert!(text.contains(&off), "{section}");
+    }
+}
