@@ -10,7 +10,7 @@
 
 use serde_json::Number;
 
-use super::Binding;
+use super::broker_table::GateSpec;
 use crate::eval::model::is_ascii_blank;
 use crate::eval::mutants::gate as mutant;
 
@@ -29,7 +29,9 @@ pub enum GateInput<'a> {
         value: &'a Number,
         float_marker: bool,
     },
-    /// Any other JSON value (boolean, array, object).
+    /// A JSON boolean (on ASB: an AMQP boolean, which is not a number and rejects).
+    Bool(bool),
+    /// Any other JSON value (array, object).
     Other,
 }
 
@@ -100,6 +102,8 @@ impl AmqpNumber {
 pub fn gate_amqp_number(number: AmqpNumber) -> GateVerdict {
     match number {
         AmqpNumber::Int32(1) | AmqpNumber::Int64(1) | AmqpNumber::UInt64(1) => GateVerdict::Decode,
+        AmqpNumber::Int64(i) if mutant::narrowed_int_decodes(i as i32) => GateVerdict::Decode,
+        AmqpNumber::UInt64(u) if mutant::narrowed_int_decodes(u as i32) => GateVerdict::Decode,
         AmqpNumber::Float32(f) if mutant::float_one_decodes(Some(f64::from(f))) => {
             GateVerdict::Decode
         }
@@ -157,10 +161,10 @@ pub fn asb_number_encodings(value: &Number, float_marker: bool) -> Vec<AmqpNumbe
     }
 }
 
-/// The gate verdict of `binding` for `input`. For an ASB number every width of
+/// The gate verdict of a binding with gate `spec` for `input`. For an ASB number every width of
 /// [`asb_number_encodings`] is evaluated; the verdict is `Decode` only if all of them decode.
 /// Bindings whose properties are strings treat a number or other non-string as a reject.
-pub fn gate(binding: Binding, input: GateInput<'_>) -> GateVerdict {
+pub fn gate(spec: &GateSpec, input: GateInput<'_>) -> GateVerdict {
     match input {
         GateInput::Null if mutant::null_is_text() => gate_str("null"),
         GateInput::Absent | GateInput::Null => GateVerdict::Decode,
@@ -168,7 +172,7 @@ pub fn gate(binding: Binding, input: GateInput<'_>) -> GateVerdict {
         GateInput::Number {
             value,
             float_marker,
-        } if binding.carries_number_property() => {
+        } if spec.number_value => {
             let all_decode = asb_number_encodings(value, float_marker)
                 .into_iter()
                 .all(|n| gate_amqp_number(n) == GateVerdict::Decode);
@@ -178,7 +182,8 @@ pub fn gate(binding: Binding, input: GateInput<'_>) -> GateVerdict {
                 GateVerdict::Reject
             }
         }
-        GateInput::Number { .. } | GateInput::Other => GateVerdict::Reject,
+        GateInput::Bool(b) if spec.number_value && mutant::bool_decodes(b) => GateVerdict::Decode,
+        GateInput::Number { .. } | GateInput::Bool(_) | GateInput::Other => GateVerdict::Reject,
     }
 }
 
@@ -187,13 +192,15 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    const ALL: [Binding; 5] = [
-        Binding::Sqs,
-        Binding::Asb,
-        Binding::Pulsar,
-        Binding::Kafka,
-        Binding::Artemis,
-    ];
+    use crate::eval::bindings::broker_table::{BINDINGS, binding};
+
+    fn all() -> Vec<GateSpec> {
+        BINDINGS.iter().filter_map(|b| b.gate).collect()
+    }
+
+    fn spec(section: &str) -> GateSpec {
+        binding(section).and_then(|b| b.gate).expect("gate")
+    }
 
     #[test]
     fn string_table() {
@@ -223,10 +230,10 @@ mod tests {
             ("+1", Reject),
             ("\0", Reject),
         ];
-        for binding in ALL {
+        for binding in all() {
             for (text, want) in table {
                 assert_eq!(
-                    gate(binding, GateInput::Str(text)),
+                    gate(&binding, GateInput::Str(text)),
                     *want,
                     "{binding:?} {text:?}"
                 );
@@ -244,9 +251,9 @@ mod tests {
 
     #[test]
     fn absent_and_null_decode_everywhere() {
-        for binding in ALL {
-            assert_eq!(gate(binding, GateInput::Absent), GateVerdict::Decode);
-            assert_eq!(gate(binding, GateInput::Null), GateVerdict::Decode);
+        for binding in all() {
+            assert_eq!(gate(&binding, GateInput::Absent), GateVerdict::Decode);
+            assert_eq!(gate(&binding, GateInput::Null), GateVerdict::Decode);
         }
     }
 
@@ -277,9 +284,10 @@ mod tests {
                 value: num(&value),
                 float_marker: marker,
             };
-            assert_eq!(gate(Binding::Asb, input), want, "{value} marker={marker}");
+            assert_eq!(gate(&spec("asb"), input), want, "{value} marker={marker}");
         }
-        assert_eq!(gate(Binding::Asb, GateInput::Other), Reject);
+        assert_eq!(gate(&spec("asb"), GateInput::Other), Reject);
+        assert_eq!(gate(&spec("asb"), GateInput::Bool(true)), Reject);
     }
 
     #[test]
@@ -310,18 +318,13 @@ mod tests {
     #[test]
     fn string_bindings_reject_numbers() {
         let one = json!(1);
-        for binding in [
-            Binding::Sqs,
-            Binding::Pulsar,
-            Binding::Kafka,
-            Binding::Artemis,
-        ] {
+        for binding in ["sqs", "pulsar", "kafka", "artemis"].map(spec) {
             let input = GateInput::Number {
                 value: num(&one),
                 float_marker: false,
             };
-            assert_eq!(gate(binding, input), GateVerdict::Reject);
-            assert_eq!(gate(binding, GateInput::Other), GateVerdict::Reject);
+            assert_eq!(gate(&binding, input), GateVerdict::Reject);
+            assert_eq!(gate(&binding, GateInput::Other), GateVerdict::Reject);
         }
     }
 

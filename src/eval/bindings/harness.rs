@@ -1,13 +1,11 @@
 //! Helpers the binding section runners share: pointers of inherited parameters, fixture
-//! loading, typed field access beyond `Case`, whole-map comparison, and the
-//! `schema_version_gate` runner common to sqs, asb, pulsar, kafka and artemis.
+//! loading, typed field access beyond `Case`, whole-map comparison, and the payload-schema
+//! case runner.
 
 use std::rc::Rc;
 
 use serde_json::{Map, Value};
 
-use super::Binding;
-use super::gate::{self, GateInput, GateVerdict};
 use super::payload::PayloadSchema;
 use super::projection::ProjectionSource;
 use crate::eval::case::{Case, Step, compact, finish};
@@ -93,7 +91,17 @@ pub fn load_fixture_text<'f>(
     section_block: &Value,
     fixtures: &'f dyn FixtureSource,
 ) -> Step<(&'f str, String)> {
-    let (path, pointer) = inherited_str(case, "envelope_file", section_block)?;
+    fixture_text_at(case, "envelope_file", section_block, fixtures)
+}
+
+/// The text of the fixture named by the inherited string `field`, with that field's pointer.
+fn fixture_text_at<'f>(
+    case: &CaseRef<'_>,
+    field: &str,
+    section_block: &Value,
+    fixtures: &'f dyn FixtureSource,
+) -> Step<(&'f str, String)> {
+    let (path, pointer) = inherited_str(case, field, section_block)?;
     match fixtures.text(path) {
         Some(text) => Ok((text, pointer)),
         None => Err(malformed_at(
@@ -110,8 +118,18 @@ pub fn load_envelope(
     section_block: &Value,
     fixtures: &dyn FixtureSource,
 ) -> Step<(Rc<Value>, String)> {
-    let (text, pointer) = load_fixture_text(case, section_block, fixtures)?;
-    let (path, _) = inherited_str(case, "envelope_file", section_block)?;
+    load_envelope_at(case, "envelope_file", section_block, fixtures)
+}
+
+/// Like [`load_envelope`], for the envelope fixture named by the inherited field `field`.
+pub fn load_envelope_at(
+    case: &CaseRef<'_>,
+    field: &str,
+    section_block: &Value,
+    fixtures: &dyn FixtureSource,
+) -> Step<(Rc<Value>, String)> {
+    let (text, pointer) = fixture_text_at(case, field, section_block, fixtures)?;
+    let (path, _) = inherited_str(case, field, section_block)?;
     let parsed = memo::get_or_compute(path, "envelope", || match crate::json::parse_value(text) {
         Err(e) => Err(format!("the envelope fixture is not valid JSON: {e}")),
         Ok(envelope) if !envelope.is_object() => {
@@ -220,6 +238,53 @@ pub fn compare_subset(c: &Case<'_>, field: &str, derived: &Map<String, Value>) -
     Ok(())
 }
 
+/// Compares the case's expectation object `field` with the `derived` one member by member,
+/// `first` first (the verdict word other members depend on), then the others in manifest
+/// order, then members only the model derives. A difference is a mismatch at the member's own
+/// pointer (`/expect/outcome`), or at `field` for a member the case does not state.
+pub fn compare_members(
+    c: &Case<'_>,
+    field: &str,
+    derived: &Map<String, Value>,
+    first: &str,
+) -> Step<()> {
+    let expected = c.object(field)?;
+    let member_ptr = |key: &str| format!("{}/{}", c.ptr(field), escape_token(key));
+    let order = expected
+        .keys()
+        .filter(|k| k.as_str() == first)
+        .chain(expected.keys().filter(|k| k.as_str() != first));
+    for key in order {
+        let want = &expected[key.as_str()];
+        let got = match derived.get(key) {
+            Some(got) if got == want => continue,
+            Some(got) => compact(got),
+            None => format!("no {} (the rule gives none here)", key_text(key)),
+        };
+        return Err(Verdict::Mismatch(crate::eval::outcome::Mismatch {
+            pointer: member_ptr(key),
+            expected: compact(want),
+            derived: got,
+        }));
+    }
+    match derived.iter().find(|(key, _)| !expected.contains_key(*key)) {
+        Some((key, got)) => Err(c.mismatch(
+            field,
+            format!("no {} key", key_text(key)),
+            format!("{}: {}", key_text(key), compact(got)),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// An optional string field restricted to `words` (`None` when absent).
+pub fn optional_word<'a>(c: &Case<'a>, field: &str, words: &[&str]) -> Step<Option<&'a str>> {
+    match c.get(field) {
+        None => Ok(None),
+        Some(_) => word(c, field, words).map(Some),
+    }
+}
+
 /// The verdict for a case under a sub-key the section does not define.
 pub fn unknown_sub_key(case: &CaseRef<'_>, section: &str) -> Verdict {
     let message = match case.sub_key {
@@ -227,120 +292,6 @@ pub fn unknown_sub_key(case: &CaseRef<'_>, section: &str) -> Verdict {
         None => format!("the {section} section has no direct cases"),
     };
     malformed_at(case.pointer.clone(), message)
-}
-
-/// Runs one `schema_version_gate` case of `binding`.
-pub fn run_gate(
-    case: &CaseRef<'_>,
-    section_block: &Value,
-    fixtures: &dyn FixtureSource,
-    binding: Binding,
-) -> Verdict {
-    finish(gate_case(case, section_block, fixtures, binding))
-}
-
-fn gate_case(
-    case: &CaseRef<'_>,
-    section_block: &Value,
-    fixtures: &dyn FixtureSource,
-    binding: Binding,
-) -> Step<()> {
-    let c = Case::new(case);
-    let (property, property_ptr) = inherited_str(case, "property", section_block)?;
-    // The body is always a valid envelope: it must at least be there and parse.
-    load_envelope(case, section_block, fixtures)?;
-    let expected_text = word(&c, "expect", &["decode", "reject"])?;
-    let expected = GateVerdict::parse(expected_text)
-        .ok_or_else(|| c.malformed("expect", "`expect` must be decode or reject"))?;
-    let float_marker = match c.get("value_type") {
-        None => false,
-        Some(Value::String(s)) if s == "float" => true,
-        Some(_) => {
-            return Err(c.malformed("value_type", "the only `value_type` is \"float\""));
-        }
-    };
-    let absent = match c.get("absent") {
-        None => false,
-        Some(Value::Bool(b)) => *b,
-        Some(_) => return Err(c.malformed("absent", "`absent` must be a boolean")),
-    };
-    let input = match (c.get("value"), absent) {
-        (Some(_), true) => {
-            return Err(c.malformed(
-                "value",
-                "a case has either `value` or `absent: true`, not both",
-            ));
-        }
-        (None, false) => {
-            return Err(c.malformed(
-                "value",
-                "missing required field `value` (or `absent: true`)",
-            ));
-        }
-        (None, true) => GateInput::Absent,
-        (Some(Value::Null), false) if binding.carries_null_property() => GateInput::Null,
-        (Some(Value::Null), false) => {
-            return Err(c.malformed(
-                "value",
-                format!(
-                    "the {} binding cannot carry a null property value",
-                    binding.section()
-                ),
-            ));
-        }
-        (Some(Value::String(s)), false) => GateInput::Str(s),
-        (Some(Value::Number(n)), false) if binding.carries_number_property() => GateInput::Number {
-            value: n,
-            float_marker,
-        },
-        (Some(_), false) if binding.carries_number_property() => GateInput::Other,
-        (Some(_), false) => {
-            return Err(c.malformed(
-                "value",
-                format!(
-                    "the {} gate property is a string: only string values, null or `absent: true`",
-                    binding.section()
-                ),
-            ));
-        }
-    };
-    if float_marker && !matches!(input, GateInput::Number { .. }) {
-        return Err(c.malformed(
-            "value_type",
-            "`value_type: \"float\"` only marks a number value",
-        ));
-    }
-    if let GateInput::Number {
-        value,
-        float_marker,
-    } = input
-    {
-        // Every native width the value fits must give the expected verdict.
-        for number in gate::asb_number_encodings(value, float_marker) {
-            let derived = gate::gate_amqp_number(number);
-            if derived != expected {
-                return Err(c.mismatch(
-                    "expect",
-                    expected.as_str(),
-                    format!("{} (as {})", derived.as_str(), number.width()),
-                ));
-            }
-        }
-    } else {
-        let derived = gate::gate(binding, input);
-        if derived != expected {
-            return Err(c.mismatch("expect", expected.as_str(), derived.as_str()));
-        }
-    }
-    // The property name is the table's shared parameter; check it once the case itself holds.
-    if property != binding.gate_property() {
-        return Err(Verdict::Mismatch(crate::eval::outcome::Mismatch {
-            pointer: property_ptr,
-            expected: compact(&Value::String(property.to_owned())),
-            derived: compact(&Value::String(binding.gate_property().to_owned())),
-        }));
-    }
-    Ok(())
 }
 
 /// Runs one case of a payload-schema section (`payload_schema`, `payload_schema_unicode`):
@@ -369,15 +320,8 @@ fn payload_case(case: &CaseRef<'_>, section_block: &Value) -> Step<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::bindings::testutil::{
-        assert_malformed_at, assert_mismatch_at, fixtures, run_all,
-    };
     use crate::suite::ids::section_cases;
     use serde_json::json;
-
-    fn run_sqs_gate(case: &CaseRef<'_>, block: &Value, fx: &dyn FixtureSource) -> Verdict {
-        run_gate(case, block, fx, Binding::Sqs)
-    }
 
     #[test]
     fn pointers() {
@@ -398,54 +342,6 @@ mod tests {
         let (_, p) = inherited_ptr(&cases[1], "name", &block).expect("found");
         assert_eq!(p, "/sec/many/cases/0/name");
         assert!(inherited_ptr(&cases[0], "zzz", &block).is_none());
-    }
-
-    #[test]
-    fn gate_property_name_is_checked() {
-        let block = json!({
-            "schema_version_gate": {
-                "property": "bq_schema_version",
-                "envelope_file": "fixtures/order-created.json",
-                "cases": [{ "name": "value-1", "value": "1", "expect": "decode" }]
-            }
-        });
-        let out = run_all("sqs", &block, &fixtures(), run_sqs_gate);
-        assert_mismatch_at(&out[0].1, "/sqs/schema_version_gate/property");
-    }
-
-    #[test]
-    fn gate_malformed_shapes() {
-        let block = json!({
-            "schema_version_gate": {
-                "property": "bq-schema-version",
-                "envelope_file": "fixtures/order-created.json",
-                "cases": [
-                    { "name": "both", "value": "1", "absent": true, "expect": "decode" },
-                    { "name": "neither", "expect": "decode" },
-                    { "name": "null", "value": null, "expect": "decode" },
-                    { "name": "number", "value": 1, "expect": "decode" },
-                    { "name": "bad-expect", "value": "1", "expect": "accept" },
-                    { "name": "marker-on-string", "value": "1", "value_type": "float", "expect": "reject" },
-                    { "name": "absent-false", "absent": false, "expect": "decode" }
-                ]
-            }
-        });
-        let out = run_all("sqs", &block, &fixtures(), run_sqs_gate);
-        let base = "/sqs/schema_version_gate/cases";
-        assert_malformed_at(&out[0].1, &format!("{base}/0/value"));
-        assert_malformed_at(&out[1].1, &format!("{base}/1/value"));
-        assert_malformed_at(&out[2].1, &format!("{base}/2/value"));
-        assert_malformed_at(&out[3].1, &format!("{base}/3/value"));
-        assert_malformed_at(&out[4].1, &format!("{base}/4/expect"));
-        assert_malformed_at(&out[5].1, &format!("{base}/5/value_type"));
-        assert_malformed_at(&out[6].1, &format!("{base}/6/value"));
-        let out = run_all(
-            "sqs",
-            &block,
-            &std::collections::BTreeMap::new(),
-            run_sqs_gate,
-        );
-        assert_malformed_at(&out[0].1, "/sqs/schema_version_gate/envelope_file");
     }
 
     #[test]

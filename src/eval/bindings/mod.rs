@@ -7,7 +7,9 @@
 //! manifest's expectations; `harness` holds the helpers they share.
 
 pub mod backoff;
+pub mod broker_table;
 pub mod delay;
+pub mod exhaustion;
 pub mod gate;
 pub mod harness;
 pub mod idempotency;
@@ -15,6 +17,7 @@ pub mod payload;
 pub mod projection;
 pub mod reconcile;
 pub mod redis;
+pub mod settle;
 pub mod traceparent;
 
 #[cfg(test)]

@@ -1,60 +1,64 @@
-//! Consume-side attempts reconciliation: how each binding combines the body's `attempts` with
-//! the broker's native delivery counter (`attempts_reconciliation`).
+//! Consume-side attempts reconciliation: how a binding combines the body's `attempts` with the
+//! broker's native delivery counter (`attempts_reconciliation`), driven by the binding's
+//! [`CounterRule`]:
 //!
-//! - SQS: `max(body, ApproximateReceiveCount - 1)`; an absent or non-numeric count is ignored.
-//! - ASB: `max(body, DeliveryCount - 1)` (1-based counter; 0 and 1 leave the body's count).
-//! - Pulsar: `max(body, RedeliveryCount)` (0-based, no `- 1`).
-//! - Artemis: `max(body, delivery-count)` (0-based, no `- 1`).
-//! - Kafka: the `bq-attempts` header when present (authoritative, even when lower), else the
-//!   body. Not a max.
+//! - a 1-based counter (SQS `ApproximateReceiveCount`, ASB `DeliveryCount`) reads 1 on a first
+//!   delivery, so `counter - 1` is the number of earlier attempts; a 0-based counter (Pulsar
+//!   `RedeliveryCount`, the Artemis AMQP `delivery-count`) is read as it is;
+//! - `MaxWithBody`: the larger of the body's count and the counter, so a count the runtime
+//!   raised by republishing is never lowered;
+//! - `CounterWins` (Kafka `bq-attempts`): the counter when present, even when lower;
+//! - an absent counter (null, or SQS text that is not a plain number) leaves the body's count.
 
+use super::broker_table::{Authority, CounterRule};
 use crate::eval::mutants::reconcile as mutant;
 
-/// Parses an SQS `ApproximateReceiveCount` attribute: a non-empty string of ASCII digits.
-/// Anything else (signs, spaces, decimals, words, a value beyond `u64`) is garbage: `None`.
-pub fn parse_receive_count(text: &str) -> Option<u64> {
+/// Parses a counter given as text (SQS `ApproximateReceiveCount`, Pulsar `bq-attempts`): a
+/// non-empty run of ASCII digits. Anything else (signs, spaces, decimals, words, a value beyond
+/// `u64`) is not a count: `None`.
+pub fn parse_count(text: &str) -> Option<u64> {
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
     text.parse::<u64>().ok()
 }
 
-/// SQS: `max(body, ApproximateReceiveCount - 1)`, ignoring an absent or garbage count.
-pub fn sqs(body_attempts: u64, approximate_receive_count: Option<&str>) -> u64 {
-    match approximate_receive_count.and_then(parse_receive_count) {
-        Some(count) => mutant::sqs(body_attempts, count)
-            .unwrap_or_else(|| body_attempts.max(count.saturating_sub(1))),
-        None => body_attempts,
+/// The reconciled attempts of `section` under `rule`, from the body's count and the native
+/// counter (`None` when the broker did not give one).
+pub fn reconcile(section: &str, rule: &CounterRule, body: u64, counter: Option<u64>) -> u64 {
+    let counter = mutant::counter_read(section, counter);
+    let Some(counter) = counter else {
+        return body;
+    };
+    match mutant::authority(section, rule.authority) {
+        Authority::CounterWins => counter,
+        Authority::MaxWithBody => {
+            body.max(counter.saturating_sub(mutant::base(section, rule.base)))
+        }
     }
 }
 
-/// ASB: `max(body, DeliveryCount - 1)`; a count of 0 or 1 leaves the body's own count.
-pub fn asb(body_attempts: u64, delivery_count: u64) -> u64 {
-    mutant::asb(body_attempts, delivery_count)
-        .unwrap_or_else(|| body_attempts.max(delivery_count.saturating_sub(1)))
-}
-
-/// Pulsar: `max(body, RedeliveryCount)`.
-pub fn pulsar(body_attempts: u64, redelivery_count: u64) -> u64 {
-    mutant::pulsar(body_attempts, redelivery_count)
-        .unwrap_or_else(|| body_attempts.max(redelivery_count))
-}
-
-/// Artemis: `max(body, delivery-count)` (the AMQP header is 0-based).
-pub fn artemis(body_attempts: u64, delivery_count: u64) -> u64 {
-    mutant::artemis(body_attempts, delivery_count)
-        .unwrap_or_else(|| body_attempts.max(delivery_count))
-}
-
-/// Kafka: the `bq-attempts` header when present, else the body's attempts.
-pub fn kafka(body_attempts: u64, header_attempts: Option<u64>) -> u64 {
-    mutant::kafka(body_attempts, header_attempts)
-        .unwrap_or_else(|| header_attempts.unwrap_or(body_attempts))
+/// Kafka's rule (the `bq-attempts` header when present, else the body), for the Kafka backoff
+/// model that reconciles before it republishes.
+pub fn kafka(body: u64, header: Option<u64>) -> u64 {
+    let rule = super::broker_table::binding("kafka").and_then(|b| b.reconciliation);
+    match rule {
+        Some(rule) => reconcile("kafka", &rule, body, header),
+        None => header.unwrap_or(body),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::bindings::broker_table::{PULSAR_COUNTER, binding};
+
+    fn run(section: &str, body: u64, counter: Option<u64>) -> u64 {
+        let rule = binding(section)
+            .and_then(|b| b.reconciliation)
+            .expect("binding with a counter");
+        reconcile(section, &rule, body, counter)
+    }
 
     #[test]
     fn sqs_table() {
@@ -77,7 +81,11 @@ mod tests {
             (0, Some("007"), 6),
         ];
         for (body, arc, want) in table {
-            assert_eq!(sqs(*body, *arc), *want, "{body} {arc:?}");
+            assert_eq!(
+                run("sqs", *body, arc.and_then(parse_count)),
+                *want,
+                "{body} {arc:?}"
+            );
         }
     }
 
@@ -91,7 +99,7 @@ mod tests {
             (4, 1, 4),
             (3, 0, 3),
         ] {
-            assert_eq!(asb(body, count), want);
+            assert_eq!(run("asb", body, Some(count)), want);
         }
     }
 
@@ -105,8 +113,12 @@ mod tests {
             (4, 0, 4),
             (3, 3, 3),
         ] {
-            assert_eq!(pulsar(body, count), want);
-            assert_eq!(artemis(body, count), want);
+            assert_eq!(run("pulsar", body, Some(count)), want);
+            assert_eq!(run("artemis", body, Some(count)), want);
+            assert_eq!(
+                reconcile("pulsar_exhaustion", &PULSAR_COUNTER, body, Some(count)),
+                want
+            );
         }
     }
 
@@ -120,14 +132,17 @@ mod tests {
             (1, Some(4), 4),
             (7, Some(0), 0),
         ] {
-            assert_eq!(kafka(body, header), want);
+            assert_eq!(run("kafka", body, header), want);
         }
     }
 
     #[test]
     fn extremes_do_not_overflow() {
-        assert_eq!(sqs(u64::MAX, Some("18446744073709551615")), u64::MAX);
-        assert_eq!(asb(0, u64::MAX), u64::MAX - 1);
-        assert_eq!(asb(0, 0), 0);
+        assert_eq!(
+            run("sqs", u64::MAX, parse_count("18446744073709551615")),
+            u64::MAX
+        );
+        assert_eq!(run("asb", 0, Some(u64::MAX)), u64::MAX - 1);
+        assert_eq!(run("asb", 0, Some(0)), 0);
     }
 }

@@ -39,6 +39,26 @@ pub const MUTANTS: &[MutantInfo] = &[
         habit: "comparing the AMQP number numerically (Convert.ToInt64(value) == 1)",
         sections: &["asb"],
     },
+    // SURVIVES the real 1.8.0 suite (no ASB integer beyond int32): killed by the PROPOSAL.json
+    // case `asb/schema_version_gate` {value: 4294967297, expect: reject}.
+    MutantInfo {
+        mutant: Mutant::GateAsbNarrowsToInt32,
+        id: "gate-asb-narrows-to-int32",
+        family: "gate",
+        rule: "ASB: only an integral value equal to 1 decodes; an int64 4294967297 is not 1",
+        habit: "casting the AMQP long to a 32-bit int before comparing ((int)value == 1), which wraps 2^32 + 1 to 1",
+        sections: &["asb"],
+    },
+    // SURVIVES the real 1.8.0 suite (no ASB boolean case): killed by the PROPOSAL.json case
+    // `asb/schema_version_gate` {value: true, expect: reject}.
+    MutantInfo {
+        mutant: Mutant::GateAsbBooleanTrueIsOne,
+        id: "gate-asb-boolean-true-is-one",
+        family: "gate",
+        rule: "ASB: a property of any type other than string or integral number rejects (a boolean true is not 1)",
+        habit: "a loose equality (JavaScript value == 1, PHP value == 1) that holds for true",
+        sections: &["asb"],
+    },
     MutantInfo {
         mutant: Mutant::GateNullStringified,
         id: "gate-null-stringified",
@@ -67,6 +87,16 @@ pub fn string_decodes(text: &str) -> Option<bool> {
 /// True when the active mutant reads a float 1.0 as integral 1.
 pub fn float_one_decodes(value: Option<f64>) -> bool {
     on(Mutant::GateFloatOneAccepted) && value == Some(1.0)
+}
+
+/// True when the active mutant reads an integer narrowed to 32 bits, `narrowed`, as 1.
+pub fn narrowed_int_decodes(narrowed: i32) -> bool {
+    on(Mutant::GateAsbNarrowsToInt32) && narrowed == 1
+}
+
+/// True when the active mutant lets the boolean `value` through as if it were 1.
+pub fn bool_decodes(value: bool) -> bool {
+    on(Mutant::GateAsbBooleanTrueIsOne) && value
 }
 
 /// True when the active mutant turns a null property into the text "null".

@@ -15,7 +15,7 @@
 //! I/O and keeps the evaluator a pure function of its inputs and the active mutant.
 //!
 //! Families (one file each): [`decode`], [`trim`], [`encode`], [`projection`], [`reconcile`],
-//! [`gate`], [`idempotency`], [`delay`], [`backoff`], [`traceparent`], [`redis`].
+//! [`gate`], [`settle`], [`idempotency`], [`delay`], [`backoff`], [`traceparent`], [`redis`].
 
 pub mod assess;
 pub mod backoff;
@@ -27,6 +27,7 @@ pub mod idempotency;
 pub mod projection;
 pub mod reconcile;
 pub mod redis;
+pub mod settle;
 pub mod traceparent;
 pub mod trim;
 
@@ -75,12 +76,29 @@ pub enum Mutant {
     ArtemisDeliveryMinusOne,
     KafkaMaxOfHeaderAndBody,
     KafkaHeaderIgnored,
+    KafkaZeroHeaderIgnored,
     // version gate
     GateTrimsValue,
     GateUnicodeBlank,
     GateParsesInteger,
     GateFloatOneAccepted,
     GateNullStringified,
+    GateAsbNarrowsToInt32,
+    GateAsbBooleanTrueIsOne,
+    // settle (version gate, Pulsar exhaustion)
+    VersionGateCountedAsFailure,
+    VersionGateReleaseHonoured,
+    VersionGateWriteFailureAcked,
+    VersionGateRecordReencoded,
+    VersionGateDeadLetterStrategyNeedsSetting,
+    VersionGateOffAcks,
+    ExhaustionComparesReconciled,
+    ExhaustionRecordAttemptsUncounted,
+    ExhaustionPropertyIgnored,
+    ExhaustionInvalidPropertyReadsZero,
+    ExhaustionPoisonRetried,
+    ExhaustionReleaseHonoured,
+    ExhaustionDeadLetterStrategyNeedsSetting,
     // idempotency
     IdempotencyMarksBeforeHandler,
     IdempotencyKeyedOnTraceId,
@@ -135,6 +153,7 @@ pub fn catalogue() -> Vec<&'static MutantInfo> {
         projection::MUTANTS,
         reconcile::MUTANTS,
         gate::MUTANTS,
+        settle::MUTANTS,
         idempotency::MUTANTS,
         delay::MUTANTS,
         backoff::MUTANTS,

@@ -1,7 +1,9 @@
-//! Reconciliation mutants: how each binding combines the body's attempts with the broker's
-//! native delivery counter.
+//! Reconciliation mutants: how a binding combines the body's attempts with the broker's native
+//! delivery counter. Each hooks one part of the binding's counter rule (its base, its authority,
+//! whether it is read at all) for the one binding whose habit it stands for.
 
 use super::{Mutant, MutantInfo, on};
+use crate::eval::bindings::broker_table::Authority;
 
 pub const MUTANTS: &[MutantInfo] = &[
     MutantInfo {
@@ -26,7 +28,7 @@ pub const MUTANTS: &[MutantInfo] = &[
         family: "reconcile",
         rule: "Pulsar: max(body, RedeliveryCount), no - 1 (the counter is 0-based)",
         habit: "copying the SQS / ASB - 1 onto a 0-based counter",
-        sections: &["pulsar"],
+        sections: &["pulsar", "pulsar_exhaustion"],
     },
     MutantInfo {
         mutant: Mutant::ArtemisDeliveryMinusOne,
@@ -52,35 +54,51 @@ pub const MUTANTS: &[MutantInfo] = &[
         habit: "reading attempts from the body only and never looking at the headers",
         sections: &["kafka"],
     },
+    // SURVIVES the real 1.8.0 suite (no case with a 0 header over a higher body): killed by
+    // the PROPOSAL.json case `kafka/attempts_reconciliation/header-zero-overrides`.
+    MutantInfo {
+        mutant: Mutant::KafkaZeroHeaderIgnored,
+        id: "kafka-zero-header-ignored",
+        family: "reconcile",
+        rule: "Kafka: a bq-attempts header of 0 is present and overrides the body",
+        habit: "a falsy fallback (Number(header) || body, header ?: body) that treats 0 as absent",
+        sections: &["kafka"],
+    },
 ];
 
-/// SQS reconciliation under the active mutant (`None`: the rule applies).
-pub fn sqs(body: u64, count: u64) -> Option<u64> {
-    on(Mutant::SqsReceiveCountRaw).then(|| body.max(count))
-}
-
-/// ASB reconciliation under the active mutant.
-pub fn asb(body: u64, count: u64) -> Option<u64> {
-    on(Mutant::AsbDeliveryCountRaw).then(|| body.max(count))
-}
-
-/// Pulsar reconciliation under the active mutant.
-pub fn pulsar(body: u64, count: u64) -> Option<u64> {
-    on(Mutant::PulsarRedeliveryMinusOne).then(|| body.max(count.saturating_sub(1)))
-}
-
-/// Artemis reconciliation under the active mutant.
-pub fn artemis(body: u64, count: u64) -> Option<u64> {
-    on(Mutant::ArtemisDeliveryMinusOne).then(|| body.max(count.saturating_sub(1)))
-}
-
-/// Kafka reconciliation under the active mutant.
-pub fn kafka(body: u64, header: Option<u64>) -> Option<u64> {
-    if on(Mutant::KafkaMaxOfHeaderAndBody) {
-        Some(header.map_or(body, |h| h.max(body)))
-    } else if on(Mutant::KafkaHeaderIgnored) {
-        Some(body)
+/// The counter's base (1 for a 1-based counter) as the active mutant reads it for `section`.
+pub fn base(section: &str, base: u64) -> u64 {
+    let raw = (on(Mutant::SqsReceiveCountRaw) && section == "sqs")
+        || (on(Mutant::AsbDeliveryCountRaw) && section == "asb");
+    let minus_one = (on(Mutant::PulsarRedeliveryMinusOne)
+        && (section == "pulsar" || section == "pulsar_exhaustion"))
+        || (on(Mutant::ArtemisDeliveryMinusOne) && section == "artemis");
+    if raw {
+        0
+    } else if minus_one {
+        1
     } else {
+        base
+    }
+}
+
+/// The counter's authority as the active mutant applies it for `section`.
+pub fn authority(section: &str, authority: Authority) -> Authority {
+    if on(Mutant::KafkaMaxOfHeaderAndBody) && section == "kafka" {
+        Authority::MaxWithBody
+    } else {
+        authority
+    }
+}
+
+/// The native counter as the active mutant reads it for `section` (`None`: not read).
+pub fn counter_read(section: &str, counter: Option<u64>) -> Option<u64> {
+    let kafka = section == "kafka";
+    if (on(Mutant::KafkaHeaderIgnored) && kafka)
+        || (on(Mutant::KafkaZeroHeaderIgnored) && kafka && counter == Some(0))
+    {
         None
+    } else {
+        counter
     }
 }

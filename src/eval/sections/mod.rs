@@ -1,9 +1,9 @@
 //! One runner per manifest section. Each maps a case's fields onto the reference model and
 //! compares the derived result with the case's stated expectation.
 
-pub mod artemis;
-pub mod asb;
 pub mod backoff;
+pub mod broker;
+pub mod broker_gate;
 pub mod cases;
 pub mod data_shape;
 pub mod delay;
@@ -13,20 +13,16 @@ pub mod forbidden_keys;
 pub mod idempotency;
 pub mod identity_verdict;
 pub mod job_type;
-pub mod kafka;
 pub mod kafka_poison;
 pub mod payload_schema;
 pub mod payload_schema_unicode;
 pub mod poison_dlq;
-pub mod pulsar;
 pub mod pulsar_exhaustion;
-pub mod rabbitmq;
 pub mod redis;
 pub mod redis_delay;
 pub mod redis_layout;
 pub mod retry_backoff;
 pub mod roundtrip;
-pub mod sqs;
 pub mod traceparent;
 pub mod trim;
 pub mod version_gate;
@@ -43,13 +39,13 @@ pub type Runner = fn(&CaseRef<'_>, &Value, &dyn FixtureSource) -> Verdict;
 pub const RUNNERS: [(&str, Runner); 32] = [
     ("cases", cases::run),
     ("idempotency", idempotency::run),
-    ("sqs", sqs::run),
-    ("asb", asb::run),
-    ("pulsar", pulsar::run),
-    ("kafka", kafka::run),
-    ("artemis", artemis::run),
+    ("sqs", broker::run),
+    ("asb", broker::run),
+    ("pulsar", broker::run),
+    ("kafka", broker::run),
+    ("artemis", broker::run),
     ("redis", redis::run),
-    ("rabbitmq", rabbitmq::run),
+    ("rabbitmq", broker::run),
     ("payload_schema", payload_schema::run),
     ("payload_schema_unicode", payload_schema_unicode::run),
     ("roundtrip", roundtrip::run),
