@@ -1,6 +1,7 @@
 //! The reference model of the BabelQueue envelope: a pure (no I/O), panic-free re-statement of
 //! the wire contract that the section runners derive their verdicts from.
 //!
+//! - [`accepts`](mod@accepts): the consumer's accept gate (decode plus a usable `trace_id`);
 //! - [`blank`]: the ASCII blank set and ASCII trim;
 //! - [`decode`](mod@decode): consumer side (accept / reject, identity, warnings, preserved unknown keys);
 //! - [`encode`](mod@encode): re-emit, attempts bump, dead-letter move;
@@ -8,6 +9,7 @@
 //! - [`pointer`]: strict RFC 6901 pointers;
 //! - [`expect`]: expectation checks shared by the section runners.
 
+pub mod accepts;
 pub mod blank;
 pub mod decode;
 pub mod encode;

@@ -87,6 +87,24 @@ pub const MUTANTS: &[MutantInfo] = &[
         habit: "preserve-everything decoding that treats timestamp or meta.ts like any unknown key",
         sections: &["forbidden_keys"],
     },
+    MutantInfo {
+        mutant: Mutant::AcceptsTraceIdEmptyOnly,
+        id: "accepts-trace-id-empty-only",
+        family: "decode",
+        rule: "accepts() is false for a trace_id that is blank under the ASCII set, not only empty",
+        habit: "a truthiness test on trace_id (if (!traceId), trace_id == \"\")",
+        sections: &["trim"],
+    },
+    // Survives the real 1.8.0 suite (no accepts case has a Unicode-space trace_id): see
+    // PROPOSAL.json, trim `accepts-unicode-space-trace-id-is-true`.
+    MutantInfo {
+        mutant: Mutant::AcceptsTraceIdBlankUnicode,
+        id: "accepts-trace-id-blank-unicode",
+        family: "decode",
+        rule: "only the six ASCII whitespace characters make a trace_id blank; U+00A0 is a value",
+        habit: "a Unicode-aware blank test on trace_id (str.isspace(), IsNullOrWhiteSpace, isBlank())",
+        sections: &["trim"],
+    },
 ];
 
 /// The parsed envelope under a repeated-key mutant (`None`: no such mutant is on, or the text
@@ -197,4 +215,16 @@ pub fn urn_type_is_fatal(top: &Map<String, Value>) -> bool {
 /// True when the active mutant keeps forbidden keys as unknown keys (no warning).
 pub fn keeps_forbidden_keys() -> bool {
     on(Mutant::DecodeForbiddenKeysKept)
+}
+
+/// Whether a trace_id is blank for `accepts`, as the active mutant reads it (`None`: the
+/// model's own ASCII rule applies).
+pub fn trace_id_blank_override(t: &str) -> Option<bool> {
+    if on(Mutant::AcceptsTraceIdEmptyOnly) {
+        Some(t.is_empty())
+    } else if on(Mutant::AcceptsTraceIdBlankUnicode) {
+        Some(t.chars().all(char::is_whitespace))
+    } else {
+        None
+    }
 }

@@ -46,6 +46,8 @@ pub enum Mutant {
     DecodeBlankUnicode,
     DecodeBlankJavaTrim,
     DecodeForbiddenKeysKept,
+    AcceptsTraceIdEmptyOnly,
+    AcceptsTraceIdBlankUnicode,
     // trim (make and re-emit)
     TrimUnicode,
     TrimJavaTrim,
