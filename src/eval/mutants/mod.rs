@@ -102,9 +102,9 @@ pub enum Mutant {
     // traceparent
     TraceparentFallbackCaseKept,
     TraceparentFallbackDashesKept,
-    TraceparentUpperHexAccepted,
-    TraceparentAnyVersion,
     TraceparentNoFallback,
+    TraceparentTrailingFieldsAccepted,
+    TraceparentFlagsForcedSampled,
     // redis
     RedisLayoutWithoutPrefix,
     RedisReservedAsProcessing,
