@@ -218,6 +218,7 @@ pub fn decode_value(value: Value) -> Result<Decoded, Rejection> {
     // object under the key, which nothing below reads.
     let data = match top.get_mut("data") {
         Some(Value::Object(map)) => std::mem::take(map),
+        Some(Value::Array(items)) if mutant::accepts_list_data() => mutant::list_as_map(items),
         Some(other) => {
             return Err(Rejection::new(
                 RejectKind::Data,

@@ -88,6 +88,14 @@ pub const MUTANTS: &[MutantInfo] = &[
         sections: &["forbidden_keys"],
     },
     MutantInfo {
+        mutant: Mutant::DecodeListDataAccepted,
+        id: "decode-list-data-accepted",
+        family: "decode",
+        rule: "data must be a JSON object: an array is rejected",
+        habit: "PHP is_array($data) after json_decode(..., true), true for a list as for a map",
+        sections: &["data_shape"],
+    },
+    MutantInfo {
         mutant: Mutant::AcceptsTraceIdEmptyOnly,
         id: "accepts-trace-id-empty-only",
         family: "decode",
@@ -227,4 +235,18 @@ pub fn trace_id_blank_override(t: &str) -> Option<bool> {
     } else {
         None
     }
+}
+
+/// True when decode takes an array `data` for a map (keys "0", "1"...).
+pub fn accepts_list_data() -> bool {
+    on(Mutant::DecodeListDataAccepted)
+}
+
+/// The map a list-as-map decoder makes of an array `data`.
+pub fn list_as_map(items: &[Value]) -> Map<String, Value> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (i.to_string(), v.clone()))
+        .collect()
 }

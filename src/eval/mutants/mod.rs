@@ -15,7 +15,7 @@
 //! I/O and keeps the evaluator a pure function of its inputs and the active mutant.
 //!
 //! Families (one file each): [`decode`], [`trim`], [`encode`], [`projection`], [`reconcile`],
-//! [`gate`], [`idempotency`], [`delay`], [`backoff`], [`traceparent`], [`redis`].
+//! [`gate`], [`idempotency`], [`payload`], [`delay`], [`backoff`], [`traceparent`], [`redis`].
 
 pub mod assess;
 pub mod backoff;
@@ -24,6 +24,7 @@ pub mod delay;
 pub mod encode;
 pub mod gate;
 pub mod idempotency;
+pub mod payload;
 pub mod projection;
 pub mod reconcile;
 pub mod redis;
@@ -46,6 +47,7 @@ pub enum Mutant {
     DecodeBlankUnicode,
     DecodeBlankJavaTrim,
     DecodeForbiddenKeysKept,
+    DecodeListDataAccepted,
     AcceptsTraceIdEmptyOnly,
     AcceptsTraceIdBlankUnicode,
     // trim (make and re-emit)
@@ -87,6 +89,11 @@ pub enum Mutant {
     IdempotencyMarksBeforeHandler,
     IdempotencyKeyedOnTraceId,
     IdempotencyEmptyIdDeduped,
+    // payload schemas
+    PayloadAdditionalPropertiesIgnored,
+    PayloadLengthUtf8Bytes,
+    PayloadLengthUtf16Units,
+    PayloadLengthGraphemes,
     // delay
     DelayCapNotEnforced,
     DelayClampedToCap,
@@ -138,6 +145,7 @@ pub fn catalogue() -> Vec<&'static MutantInfo> {
         reconcile::MUTANTS,
         gate::MUTANTS,
         idempotency::MUTANTS,
+        payload::MUTANTS,
         delay::MUTANTS,
         backoff::MUTANTS,
         traceparent::MUTANTS,
