@@ -31,6 +31,8 @@ pub const MUTANTS: &[MutantInfo] = &[
         habit: "a config-style loader that deep-merges repeated objects",
         sections: &["cases"],
     },
+    // Survives the real 1.8.0 suite: see PROPOSAL.json, job_type `array-job-other-urn-falls-back` (the real array job holds
+    // the same URN as `urn`).
     MutantInfo {
         mutant: Mutant::DecodeJobArrayCoerced,
         id: "decode-job-array-coerced",
@@ -47,6 +49,8 @@ pub const MUTANTS: &[MutantInfo] = &[
         habit: "a decoder that unwraps an object job and takes its first string member as the URN",
         sections: &["job_type"],
     },
+    // Survives the real 1.8.0 suite: see PROPOSAL.json, job_type `string-job-number-urn-decodes` (no real case pairs a
+    // valid job with a non-string urn).
     MutantInfo {
         mutant: Mutant::DecodeUrnNonStringFatal,
         id: "decode-urn-non-string-fatal",
@@ -71,6 +75,8 @@ pub const MUTANTS: &[MutantInfo] = &[
         habit: "a Unicode-aware blank test (str.isspace(), string.IsNullOrWhiteSpace, isBlank())",
         sections: &["trim"],
     },
+    // Survives the real 1.8.0 suite: see PROPOSAL.json, trim `decode-control-char-job-is-not-blank` (no real case has a
+    // control character outside the ASCII set).
     MutantInfo {
         mutant: Mutant::DecodeBlankJavaTrim,
         id: "decode-blank-java-trim",

@@ -17,6 +17,8 @@
 //! Families (one file each): [`decode`], [`trim`], [`encode`], [`projection`], [`reconcile`],
 //! [`gate`], [`idempotency`], [`payload`], [`delay`], [`backoff`], [`traceparent`], [`redis`].
 
+#[cfg(test)]
+mod adequacy_core;
 pub mod assess;
 pub mod backoff;
 pub mod decode;
