@@ -6,6 +6,7 @@
 //! - [`decode`](mod@decode): consumer side (accept / reject, identity, warnings, preserved unknown keys);
 //! - [`encode`](mod@encode): re-emit, attempts bump, dead-letter move;
 //! - [`make`](mod@make): producer side (trimming, meta write API checks);
+//! - [`keys`]: the top-level keys of an envelope text, repeats included;
 //! - [`pointer`]: strict RFC 6901 pointers;
 //! - [`expect`]: expectation checks shared by the section runners.
 
@@ -14,6 +15,7 @@ pub mod blank;
 pub mod decode;
 pub mod encode;
 pub mod expect;
+pub mod keys;
 pub mod make;
 #[cfg(test)]
 pub(crate) mod testkit;
