@@ -212,3 +212,31 @@ mod tests {
         assert!(assert_flips_caught("1.8.0", "payload_schema") > 0);
     }
 }
+
+/// The real 1.8.0 with this project's proposal (`proposal/`: its `manifest.json` overlay and its
+/// `fixtures/`) merged in, as `bqsuite proposal` merges it.
+pub fn with_proposal() -> (Value, BTreeMap<String, String>) {
+    let (_, files) = release("1.8.0");
+    let base: BTreeMap<String, Vec<u8>> = files
+        .into_iter()
+        .map(|(k, v)| (k, v.into_bytes()))
+        .collect();
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("proposal");
+    let mut overlay = BTreeMap::new();
+    for entry in walkdir::WalkDir::new(&root) {
+        let entry = entry.expect("readable proposal");
+        if entry.file_type().is_file() && entry.path().extension().is_some_and(|e| e == "json") {
+            let rel = entry.path().strip_prefix(&root).expect("under root");
+            let rel = rel.to_string_lossy().replace('\\', "/");
+            overlay.insert(rel, std::fs::read(entry.path()).expect("readable"));
+        }
+    }
+    let merged = crate::suite::overlay::merge_files(&base, &overlay)
+        .unwrap_or_else(|c| panic!("the proposal does not merge: {c:?}"));
+    let files: BTreeMap<String, String> = merged
+        .into_iter()
+        .map(|(k, v)| (k, String::from_utf8(v).expect("UTF-8")))
+        .collect();
+    let manifest = serde_json::from_str(&files["manifest.json"]).expect("merged manifest parses");
+    (manifest, files)
+}

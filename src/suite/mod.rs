@@ -4,6 +4,7 @@ pub mod ids;
 pub mod index;
 pub mod layout;
 pub mod load;
+pub mod overlay;
 pub mod rules;
 pub mod vendor;
 

@@ -4,6 +4,8 @@
 
 use serde_json::Value;
 
+use crate::eval::mutants::payload as mutant;
+
 /// A compiled draft-07 payload schema.
 pub struct PayloadSchema {
     validator: jsonschema::Validator,
@@ -34,8 +36,9 @@ impl std::fmt::Display for SchemaError {
 impl PayloadSchema {
     /// Compiles `schema` as draft-07 (checked against the draft-07 meta-schema).
     pub fn compile(schema: &Value) -> Result<PayloadSchema, SchemaError> {
+        let mutated = mutant::schema(schema);
         jsonschema::draft7::options()
-            .build(schema)
+            .build(mutated.as_ref().unwrap_or(schema))
             .map(|validator| PayloadSchema { validator })
             .map_err(|e| SchemaError {
                 message: e.to_string(),
@@ -44,7 +47,8 @@ impl PayloadSchema {
 
     /// Whether `data` is valid.
     pub fn is_valid(&self, data: &Value) -> bool {
-        self.validator.is_valid(data)
+        let mutated = mutant::data(data);
+        self.validator.is_valid(mutated.as_ref().unwrap_or(data))
     }
 }
 

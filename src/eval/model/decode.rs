@@ -11,6 +11,8 @@
 //! - `attempts` is an integer >= 0, absent -> 0;
 //! - forbidden keys (`timestamp`; `meta.max_retries`, `meta.attempts`, `meta.source`, `meta.ts`)
 //!   warn and are dropped; every other unknown key is preserved verbatim, in order.
+//!
+//! The scan of a text's top-level keys (repeats included) lives in [`super::keys`].
 
 use std::fmt;
 
@@ -20,6 +22,8 @@ use super::blank::is_ascii_blank;
 use super::{FORBIDDEN_META_KEYS, SUPPORTED_SCHEMA_VERSION};
 use crate::eval::mutants::decode as mutant;
 use crate::suite::ids::escape_token;
+
+pub use super::keys::{duplicate_top_level_keys, top_level_keys};
 
 /// A non-fatal finding of decode: the key at `pointer` was ignored or dropped.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -218,6 +222,7 @@ pub fn decode_value(value: Value) -> Result<Decoded, Rejection> {
     // object under the key, which nothing below reads.
     let data = match top.get_mut("data") {
         Some(Value::Object(map)) => std::mem::take(map),
+        Some(Value::Array(items)) if mutant::accepts_list_data() => mutant::list_as_map(items),
         Some(other) => {
             return Err(Rejection::new(
                 RejectKind::Data,
@@ -359,119 +364,6 @@ fn type_name(value: &Value) -> &'static str {
 
 fn compact(value: &Value) -> String {
     serde_json::to_string(value).unwrap_or_else(|_| "<unprintable>".to_string())
-}
-
-/// The top-level keys of `text` in textual order, repeats included (escapes decoded), or `None`
-/// when `text` is not a JSON object.
-pub fn top_level_keys(text: &str) -> Option<Vec<String>> {
-    // Checked whole first (building nothing); the scan below only finds the keys.
-    crate::json::check_syntax(text).ok()?;
-    let bytes = text.as_bytes();
-    let mut i = skip_ws(bytes, 0);
-    if bytes.get(i) != Some(&b'{') {
-        return None;
-    }
-    i = skip_ws(bytes, i + 1);
-    let mut keys = Vec::new();
-    if bytes.get(i) == Some(&b'}') {
-        return Some(keys);
-    }
-    loop {
-        if bytes.get(i) != Some(&b'"') {
-            return None;
-        }
-        let end = string_end(bytes, i)?;
-        let raw = text.get(i..end)?;
-        keys.push(serde_json::from_str::<String>(raw).ok()?);
-        i = skip_ws(bytes, end);
-        if bytes.get(i) != Some(&b':') {
-            return None;
-        }
-        i = skip_value(bytes, skip_ws(bytes, i + 1))?;
-        i = skip_ws(bytes, i);
-        match bytes.get(i) {
-            Some(b',') => i = skip_ws(bytes, i + 1),
-            Some(b'}') => return Some(keys),
-            _ => return None,
-        }
-    }
-}
-
-/// Keys that appear more than once at the top level of `text`, each once, in the order of their
-/// first repetition. Empty when nothing repeats or `text` is not a JSON object.
-pub fn duplicate_top_level_keys(text: &str) -> Vec<String> {
-    let Some(keys) = top_level_keys(text) else {
-        return Vec::new();
-    };
-    let mut seen: Vec<&str> = Vec::new();
-    let mut repeated: Vec<String> = Vec::new();
-    for key in &keys {
-        if seen.contains(&key.as_str()) {
-            if !repeated.iter().any(|r| r == key) {
-                repeated.push(key.clone());
-            }
-        } else {
-            seen.push(key);
-        }
-    }
-    repeated
-}
-
-fn skip_ws(bytes: &[u8], mut i: usize) -> usize {
-    while matches!(bytes.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-        i += 1;
-    }
-    i
-}
-
-/// Index just past the closing quote of the string starting at `start` (which holds `"`).
-fn string_end(bytes: &[u8], start: usize) -> Option<usize> {
-    let mut i = start + 1;
-    loop {
-        match bytes.get(i)? {
-            b'\\' => i += 2,
-            b'"' => return Some(i + 1),
-            _ => i += 1,
-        }
-    }
-}
-
-/// Index just past the JSON value starting at `start` (input already known to be valid JSON).
-fn skip_value(bytes: &[u8], start: usize) -> Option<usize> {
-    match bytes.get(start)? {
-        b'"' => string_end(bytes, start),
-        b'{' | b'[' => {
-            let mut depth = 0usize;
-            let mut i = start;
-            loop {
-                match bytes.get(i)? {
-                    b'"' => {
-                        i = string_end(bytes, i)?;
-                        continue;
-                    }
-                    b'{' | b'[' => depth += 1,
-                    b'}' | b']' => {
-                        depth = depth.checked_sub(1)?;
-                        if depth == 0 {
-                            return Some(i + 1);
-                        }
-                    }
-                    _ => {}
-                }
-                i += 1;
-            }
-        }
-        _ => {
-            let mut i = start;
-            while let Some(b) = bytes.get(i) {
-                if matches!(b, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r') {
-                    break;
-                }
-                i += 1;
-            }
-            Some(i)
-        }
-    }
 }
 
 #[cfg(test)]
@@ -685,32 +577,9 @@ mod tests {
         let d = decode(text).expect("accepted");
         assert_eq!(d.urn, "urn:babel:orders:created");
         assert_eq!(Value::Object(d.data), json!({"order_id": 1042}));
-        assert_eq!(duplicate_top_level_keys(text), ["job", "data"]);
-    }
-
-    #[test]
-    fn duplicate_scanner() {
-        let table: &[(&str, &[&str])] = &[
-            (r#"{"a":1,"b":2}"#, &[]),
-            (r#"{}"#, &[]),
-            (r#"{"a":1,"\u0061":2}"#, &["a"]),
-            (
-                r#"{"a\"b":{"x":"}\"","y":[1,{"z":"]"}]},"a\"b":null}"#,
-                &["a\"b"],
-            ),
-            (r#"{"k":"v\\","k":true,"k":false}"#, &["k"]),
-            (r#"{"n":-1.5e3 , "m":[] ,"n":{}}"#, &["n"]),
-            (r#"{"in":{"x":1,"x":2}}"#, &[]),
-            (r#"[1,1]"#, &[]),
-            (r#"{"a":1,"a":"#, &[]),
-            ("", &[]),
-        ];
-        for (text, want) in table {
-            assert_eq!(duplicate_top_level_keys(text), *want, "{text}");
-        }
         assert_eq!(
-            top_level_keys(r#" { "x" : 1 , "y" : "é" } "#),
-            Some(vec!["x".to_string(), "y".to_string()])
+            super::super::keys::duplicate_top_level_keys(text),
+            ["job", "data"]
         );
     }
 

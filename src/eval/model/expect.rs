@@ -6,8 +6,8 @@ use serde_json::{Map, Value};
 
 use std::rc::Rc;
 
-use super::decode::{Decoded, Rejection, decode};
-use super::encode::{EncodeError, encode};
+use super::decode::{Decoded, RejectKind, Rejection, decode};
+use super::encode::{EncodeError, bump_attempts, encode, encode_owned};
 use super::make::{MakeError, MakeInput};
 use crate::eval::case::{Case, Step, compact};
 use crate::eval::memo;
@@ -118,6 +118,45 @@ pub fn reencoded<'r>(
         Refused::Decode(words) => c.mismatch(field, accepted, words.clone()),
         Refused::Encode(e) => c.mismatch(field, "re-encoded", format!("encode refused: {e}")),
     })
+}
+
+/// The fixture the case's `file` field names through one retry hop: decoded, `attempts + 1`,
+/// re-encoded (once per evaluation: see [`memo`]). Decode warnings do not stop the hop.
+pub fn retry_fixture(c: &Case<'_>, fixtures: &dyn FixtureSource) -> Step<Rc<Reencode>> {
+    let file = c.str("file")?;
+    let text = c.fixture("file", file, fixtures)?;
+    Ok(memo::get_or_compute(file, "retry", || {
+        let mut message = decode(text).map_err(|r| Refused::Decode(r.verdict_words()))?;
+        bump_attempts(&mut message);
+        encode_owned(message).map_err(Refused::Encode)
+    }))
+}
+
+/// `text` without the whitespace JSON allows between tokens (space, `\t`, `\n`, `\r` outside
+/// strings); string contents, escapes included, are kept as written. Works on any text, JSON or
+/// not, so a wrong expectation compares unequal instead of failing to parse.
+pub fn strip_insignificant_whitespace(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_string = false;
+    let mut escaped = false;
+    for ch in text.chars() {
+        if in_string {
+            out.push(ch);
+            if escaped {
+                escaped = false;
+            } else if ch == '\\' {
+                escaped = true;
+            } else if ch == '"' {
+                in_string = false;
+            }
+        } else if ch == '"' {
+            in_string = true;
+            out.push(ch);
+        } else if !matches!(ch, ' ' | '\t' | '\n' | '\r') {
+            out.push(ch);
+        }
+    }
+    out
 }
 
 /// Resolves `pointer` (a string found in the manifest at `at`) in `doc`; a syntactically invalid
@@ -264,6 +303,31 @@ pub fn check_decode_expectations(
         }
     }
     Ok(())
+}
+
+/// The identity verdict of a decode case (sections `trim` and `job_type`): `valid: true` means
+/// decode accepts the fixture with `expect.urn` as the resolved identity (the other known
+/// `expect` fields are checked too) and warns iff `expect_warning`; `valid: false` (with a
+/// string `reason`) means decode refuses it, and for lack of identity, not some other defect.
+pub fn check_identity_expectations(c: &Case<'_>, result: &Result<Decoded, Rejection>) -> Step<()> {
+    check_decode_expectations(c, result, &["urn"])?;
+    match result {
+        Ok(message) => {
+            let want = c.bool("expect_warning")?;
+            let warned = !message.warnings.is_empty();
+            if want == warned {
+                return Ok(());
+            }
+            let expected = if want { "a warning" } else { "no warning" };
+            Err(c.mismatch("expect_warning", expected, describe_warnings(message)))
+        }
+        Err(rejection) if rejection.kind != RejectKind::NoIdentity => Err(c.mismatch(
+            "reason",
+            format!("rejected ({})", RejectKind::NoIdentity.label()),
+            rejection.verdict_words(),
+        )),
+        Err(_) => Ok(()),
+    }
 }
 
 /// The producer inputs every make-style case carries: `urn`, `queue`, `data` (object) and an

@@ -1,17 +1,21 @@
 //! The reference model of the BabelQueue envelope: a pure (no I/O), panic-free re-statement of
 //! the wire contract that the section runners derive their verdicts from.
 //!
+//! - [`accepts`](mod@accepts): the consumer's accept gate (decode plus a usable `trace_id`);
 //! - [`blank`]: the ASCII blank set and ASCII trim;
 //! - [`decode`](mod@decode): consumer side (accept / reject, identity, warnings, preserved unknown keys);
 //! - [`encode`](mod@encode): re-emit, attempts bump, dead-letter move;
 //! - [`make`](mod@make): producer side (trimming, meta write API checks);
+//! - [`keys`]: the top-level keys of an envelope text, repeats included;
 //! - [`pointer`]: strict RFC 6901 pointers;
 //! - [`expect`]: expectation checks shared by the section runners.
 
+pub mod accepts;
 pub mod blank;
 pub mod decode;
 pub mod encode;
 pub mod expect;
+pub mod keys;
 pub mod make;
 #[cfg(test)]
 pub(crate) mod testkit;

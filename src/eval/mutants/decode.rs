@@ -31,6 +31,8 @@ pub const MUTANTS: &[MutantInfo] = &[
         habit: "a config-style loader that deep-merges repeated objects",
         sections: &["cases"],
     },
+    // Survives the real 1.8.0 suite: see proposal/manifest.json, job_type `array-job-other-urn-falls-back` (the real array job holds
+    // the same URN as `urn`).
     MutantInfo {
         mutant: Mutant::DecodeJobArrayCoerced,
         id: "decode-job-array-coerced",
@@ -47,6 +49,8 @@ pub const MUTANTS: &[MutantInfo] = &[
         habit: "a decoder that unwraps an object job and takes its first string member as the URN",
         sections: &["job_type"],
     },
+    // Survives the real 1.8.0 suite: see proposal/manifest.json, job_type `string-job-number-urn-decodes` (no real case pairs a
+    // valid job with a non-string urn).
     MutantInfo {
         mutant: Mutant::DecodeUrnNonStringFatal,
         id: "decode-urn-non-string-fatal",
@@ -71,6 +75,8 @@ pub const MUTANTS: &[MutantInfo] = &[
         habit: "a Unicode-aware blank test (str.isspace(), string.IsNullOrWhiteSpace, isBlank())",
         sections: &["trim"],
     },
+    // Survives the real 1.8.0 suite: see proposal/manifest.json, trim `decode-control-char-job-is-not-blank` (no real case has a
+    // control character outside the ASCII set).
     MutantInfo {
         mutant: Mutant::DecodeBlankJavaTrim,
         id: "decode-blank-java-trim",
@@ -86,6 +92,32 @@ pub const MUTANTS: &[MutantInfo] = &[
         rule: "a forbidden key is dropped with a warning, never preserved",
         habit: "preserve-everything decoding that treats timestamp or meta.ts like any unknown key",
         sections: &["forbidden_keys"],
+    },
+    MutantInfo {
+        mutant: Mutant::DecodeListDataAccepted,
+        id: "decode-list-data-accepted",
+        family: "decode",
+        rule: "data must be a JSON object: an array is rejected",
+        habit: "PHP is_array($data) after json_decode(..., true), true for a list as for a map",
+        sections: &["data_shape"],
+    },
+    MutantInfo {
+        mutant: Mutant::AcceptsTraceIdEmptyOnly,
+        id: "accepts-trace-id-empty-only",
+        family: "decode",
+        rule: "accepts() is false for a trace_id that is blank under the ASCII set, not only empty",
+        habit: "a truthiness test on trace_id (if (!traceId), trace_id == \"\")",
+        sections: &["trim"],
+    },
+    // Survives the real 1.8.0 suite (no accepts case has a Unicode-space trace_id): see
+    // proposal/manifest.json, trim `accepts-unicode-space-trace-id-is-true`.
+    MutantInfo {
+        mutant: Mutant::AcceptsTraceIdBlankUnicode,
+        id: "accepts-trace-id-blank-unicode",
+        family: "decode",
+        rule: "only the six ASCII whitespace characters make a trace_id blank; U+00A0 is a value",
+        habit: "a Unicode-aware blank test on trace_id (str.isspace(), IsNullOrWhiteSpace, isBlank())",
+        sections: &["trim"],
     },
 ];
 
@@ -197,4 +229,30 @@ pub fn urn_type_is_fatal(top: &Map<String, Value>) -> bool {
 /// True when the active mutant keeps forbidden keys as unknown keys (no warning).
 pub fn keeps_forbidden_keys() -> bool {
     on(Mutant::DecodeForbiddenKeysKept)
+}
+
+/// Whether a trace_id is blank for `accepts`, as the active mutant reads it (`None`: the
+/// model's own ASCII rule applies).
+pub fn trace_id_blank_override(t: &str) -> Option<bool> {
+    if on(Mutant::AcceptsTraceIdEmptyOnly) {
+        Some(t.is_empty())
+    } else if on(Mutant::AcceptsTraceIdBlankUnicode) {
+        Some(t.chars().all(char::is_whitespace))
+    } else {
+        None
+    }
+}
+
+/// True when decode takes an array `data` for a map (keys "0", "1"...).
+pub fn accepts_list_data() -> bool {
+    on(Mutant::DecodeListDataAccepted)
+}
+
+/// The map a list-as-map decoder makes of an array `data`.
+pub fn list_as_map(items: &[Value]) -> Map<String, Value> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (i.to_string(), v.clone()))
+        .collect()
 }

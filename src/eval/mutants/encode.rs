@@ -12,7 +12,7 @@ pub const MUTANTS: &[MutantInfo] = &[
         family: "encode",
         rule: "unknown keys (top level and meta) are re-emitted with their value and type",
         habit: "decoding into a typed struct and serialising the struct back",
-        sections: &["roundtrip"],
+        sections: &["roundtrip", "extension_write"],
     },
     MutantInfo {
         mutant: Mutant::EncodeEmptyDataAsList,

@@ -39,7 +39,7 @@ pub const MUTANTS: &[MutantInfo] = &[
         habit: "comparing the AMQP number numerically (Convert.ToInt64(value) == 1)",
         sections: &["asb"],
     },
-    // SURVIVES the real 1.8.0 suite (no ASB integer beyond int32): killed by the PROPOSAL.json
+    // SURVIVES the real 1.8.0 suite (no ASB integer beyond int32): killed by the proposal/manifest.json
     // case `asb/schema_version_gate` {value: 4294967297, expect: reject}.
     MutantInfo {
         mutant: Mutant::GateAsbNarrowsToInt32,
@@ -49,7 +49,7 @@ pub const MUTANTS: &[MutantInfo] = &[
         habit: "casting the AMQP long to a 32-bit int before comparing ((int)value == 1), which wraps 2^32 + 1 to 1",
         sections: &["asb"],
     },
-    // SURVIVES the real 1.8.0 suite (no ASB boolean case): killed by the PROPOSAL.json case
+    // SURVIVES the real 1.8.0 suite (no ASB boolean case): killed by the proposal/manifest.json case
     // `asb/schema_version_gate` {value: true, expect: reject}.
     MutantInfo {
         mutant: Mutant::GateAsbBooleanTrueIsOne,

@@ -15,8 +15,11 @@
 //! I/O and keeps the evaluator a pure function of its inputs and the active mutant.
 //!
 //! Families (one file each): [`decode`], [`trim`], [`encode`], [`projection`], [`reconcile`],
-//! [`gate`], [`settle`], [`idempotency`], [`delay`], [`backoff`], [`traceparent`], [`redis`].
+//! [`gate`], [`settle`], [`idempotency`], [`payload`], [`delay`], [`backoff`], [`traceparent`],
+//! [`redis`].
 
+#[cfg(test)]
+mod adequacy_core;
 pub mod assess;
 pub mod backoff;
 pub mod decode;
@@ -24,6 +27,7 @@ pub mod delay;
 pub mod encode;
 pub mod gate;
 pub mod idempotency;
+pub mod payload;
 pub mod projection;
 pub mod reconcile;
 pub mod redis;
@@ -47,6 +51,9 @@ pub enum Mutant {
     DecodeBlankUnicode,
     DecodeBlankJavaTrim,
     DecodeForbiddenKeysKept,
+    DecodeListDataAccepted,
+    AcceptsTraceIdEmptyOnly,
+    AcceptsTraceIdBlankUnicode,
     // trim (make and re-emit)
     TrimUnicode,
     TrimJavaTrim,
@@ -103,6 +110,11 @@ pub enum Mutant {
     IdempotencyMarksBeforeHandler,
     IdempotencyKeyedOnTraceId,
     IdempotencyEmptyIdDeduped,
+    // payload schemas
+    PayloadAdditionalPropertiesIgnored,
+    PayloadLengthUtf8Bytes,
+    PayloadLengthUtf16Units,
+    PayloadLengthGraphemes,
     // delay
     DelayCapNotEnforced,
     DelayClampedToCap,
@@ -118,9 +130,9 @@ pub enum Mutant {
     // traceparent
     TraceparentFallbackCaseKept,
     TraceparentFallbackDashesKept,
-    TraceparentUpperHexAccepted,
-    TraceparentAnyVersion,
     TraceparentNoFallback,
+    TraceparentTrailingFieldsAccepted,
+    TraceparentFlagsForcedSampled,
     // redis
     RedisLayoutWithoutPrefix,
     RedisReservedAsProcessing,
@@ -155,6 +167,7 @@ pub fn catalogue() -> Vec<&'static MutantInfo> {
         gate::MUTANTS,
         settle::MUTANTS,
         idempotency::MUTANTS,
+        payload::MUTANTS,
         delay::MUTANTS,
         backoff::MUTANTS,
         traceparent::MUTANTS,

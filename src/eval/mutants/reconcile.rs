@@ -55,7 +55,7 @@ pub const MUTANTS: &[MutantInfo] = &[
         sections: &["kafka"],
     },
     // SURVIVES the real 1.8.0 suite (no case with a 0 header over a higher body): killed by
-    // the PROPOSAL.json case `kafka/attempts_reconciliation/header-zero-overrides`.
+    // the proposal/manifest.json case `kafka/attempts_reconciliation/header-zero-overrides`.
     MutantInfo {
         mutant: Mutant::KafkaZeroHeaderIgnored,
         id: "kafka-zero-header-ignored",

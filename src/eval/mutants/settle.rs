@@ -85,7 +85,7 @@ pub const MUTANTS: &[MutantInfo] = &[
         sections: &["pulsar_exhaustion"],
     },
     // SURVIVES the real 1.8.0 suite (every bq_attempts there is valid): killed by the
-    // PROPOSAL.json case `pulsar_exhaustion/reconciliation-invalid-bq-attempts-keeps-body`.
+    // proposal/manifest.json case `pulsar_exhaustion/reconciliation-invalid-bq-attempts-keeps-body`.
     MutantInfo {
         mutant: Mutant::ExhaustionInvalidPropertyReadsZero,
         id: "exhaustion-invalid-bq-attempts-reads-zero",
@@ -260,7 +260,7 @@ mod tests {
             .collect()
     }
 
-    /// The mutants of these families no real 1.8.0 case kills; PROPOSAL.json has the cases
+    /// The mutants of these families no real 1.8.0 case kills; proposal/manifest.json has the cases
     /// that would.
     const REAL_SURVIVORS: [Mutant; 4] = [
         Mutant::GateAsbNarrowsToInt32,
@@ -269,36 +269,9 @@ mod tests {
         Mutant::ExhaustionInvalidPropertyReadsZero,
     ];
 
-    /// The real 1.8.0 manifest with the PROPOSAL.json cases appended to their tables.
-    fn with_proposal(mut manifest: Value) -> Value {
-        let overlay: Value =
-            serde_json::from_str(include_str!("../../../PROPOSAL.json")).expect("proposal parses");
-        for (section, block) in overlay.as_object().expect("overlay object") {
-            let tables: Vec<(Option<&String>, &Value)> = match block.get("cases") {
-                Some(cases) => vec![(None, cases)],
-                None => block
-                    .as_object()
-                    .expect("sub-blocks")
-                    .iter()
-                    .map(|(sub, b)| (Some(sub), &b["cases"]))
-                    .collect(),
-            };
-            for (sub, cases) in tables {
-                let target = match sub {
-                    None => &mut manifest[section]["cases"],
-                    Some(sub) => &mut manifest[section][sub]["cases"],
-                };
-                let list = target.as_array_mut().expect("a real table");
-                list.extend(cases.as_array().expect("cases").iter().cloned());
-            }
-        }
-        manifest
-    }
-
     #[test]
     fn the_proposal_cases_pass_the_model_and_kill_every_survivor() {
-        let (manifest, files) = realkit::release("1.8.0");
-        let merged = with_proposal(manifest);
+        let (merged, files) = realkit::with_proposal();
         for section in ["asb", "kafka", "pulsar_exhaustion"] {
             let block = &merged[section];
             for c in crate::suite::ids::section_cases(section, block) {

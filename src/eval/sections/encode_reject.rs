@@ -1,7 +1,8 @@
 //! Section `encode_reject`: encode refuses forbidden and colliding keys. Build from `urn`,
 //! `queue`, `data` and exactly one input field — `meta` (write API), `meta_entries` (ordered
 //! `[key, value]` pairs, so a repeated key is expressible), `extras_top` or `extras_meta`
-//! (preserved unknown keys) — then make or encode must refuse. The informational
+//! (preserved unknown keys) — then make or encode must refuse: the derived `reject` (or `accept`
+//! when the model emits an envelope) must equal `expect`. The informational
 //! `offending_key` must name the refused key (as `k`, `meta.k`, `/k` or `/meta/k`).
 
 use serde_json::Value;
@@ -14,6 +15,9 @@ use crate::eval::model::expect::{
 use crate::eval::model::make::make;
 use crate::eval::outcome::{FixtureSource, Verdict};
 use crate::suite::ids::CaseRef;
+
+/// What `expect` says when make or encode refuses (every real case).
+const REJECT: &str = "reject";
 
 /// The case fields that can carry the rejected input; a case has exactly one.
 const INPUT_FIELDS: [&str; 4] = ["meta", "meta_entries", "extras_top", "extras_meta"];
@@ -44,12 +48,6 @@ fn entries_list(c: &Case<'_>) -> Step<Vec<(String, Value)>> {
 
 fn run_case(c: &Case<'_>) -> Step<()> {
     let expect = c.str("expect")?;
-    if expect != "reject" {
-        return Err(c.malformed(
-            "expect",
-            format!("`expect` must be \"reject\", not {expect:?}"),
-        ));
-    }
     let offending_key = c.str("offending_key")?;
     let mut input = make_input(c)?;
     let present: Vec<&str> = INPUT_FIELDS
@@ -81,12 +79,19 @@ fn run_case(c: &Case<'_>) -> Step<()> {
             Ok(out) => {
                 return Err(c.mismatch(
                     "expect",
-                    "reject",
-                    format!("accepted and encoded {}", compact(&out)),
+                    expect,
+                    format!("accept (encoded {})", compact(&out)),
                 ));
             }
         },
     };
+    if expect != REJECT {
+        return Err(c.mismatch(
+            "expect",
+            expect,
+            format!("{REJECT} (refused key {refused_key:?})"),
+        ));
+    }
     if offending_key_matches(offending_key, &refused_key) {
         Ok(())
     } else {
@@ -102,6 +107,7 @@ fn run_case(c: &Case<'_>) -> Step<()> {
 mod tests {
     use super::*;
     use crate::eval::model::testkit::{fixtures, run_all, verdict_pointer};
+    use crate::eval::realkit;
     use serde_json::json;
 
     fn case(name: &str, key: &str, field: &str, input: Value) -> Value {
@@ -138,7 +144,9 @@ mod tests {
             case("a", "vendor_flag", "meta", json!({"vendor_flag": true})),
             case("b", "timestamp", "extras_top", json!({"Timestamp": 1})),
             case("c", "ext", "meta_entries", json!([["ext", 1], ["other", 2]])),
-            case("d", "ts", "meta", json!({"source": 1}))
+            case("d", "ts", "meta", json!({"source": 1})),
+            flipped_expect("e", "reject-flipped"),
+            flipped_expect("f", "accept")
         ]});
         let got: Vec<String> = run_all(run, "encode_reject", &flipped, &fixtures(&[]))
             .iter()
@@ -151,8 +159,24 @@ mod tests {
                 "mismatch /encode_reject/cases/1/expect",
                 "mismatch /encode_reject/cases/2/expect",
                 "mismatch /encode_reject/cases/3/offending_key",
+                "mismatch /encode_reject/cases/4/expect",
+                "mismatch /encode_reject/cases/5/expect",
             ]
         );
+    }
+
+    fn flipped_expect(name: &str, expect: &str) -> Value {
+        let mut c = case(name, "ts", "meta", json!({"ts": 1}));
+        c["expect"] = json!(expect);
+        c
+    }
+
+    #[test]
+    fn real_releases_pass_and_catch_flips() {
+        for v in ["1.4.0", "1.5.0", "1.6.0", "1.7.0", "1.8.0"] {
+            realkit::assert_section_passes(v, "encode_reject");
+            assert!(realkit::assert_flips_caught(v, "encode_reject") > 0, "{v}");
+        }
     }
 
     #[test]
@@ -163,7 +187,7 @@ mod tests {
         }
         let mut accept = case("d", "ts", "meta", json!({"ts": 1}));
         if let Some(m) = accept.as_object_mut() {
-            m.insert("expect".into(), json!("accept"));
+            m.insert("expect".into(), json!(false));
         }
         let block = json!({"cases": [
             {"name": "a", "urn": "u", "queue": "q", "data": {}, "expect": "reject",

@@ -1,5 +1,6 @@
-//! Section `forbidden_keys`: warn on decode, never emit. Decode `file` (it must be accepted, with
-//! a warning naming `forbidden_key`), re-encode it unchanged, then none of
+//! Section `forbidden_keys`: warn on decode, never emit. Decode `file`: what decode does (`warn`:
+//! accepted with a warning; `accept`: silently; `reject`) must equal `expect` (every real case
+//! says `warn`), and the warning must name `forbidden_key`; re-encode it unchanged, then none of
 //! `expect_absent_after_reencode` may exist and every `expect_preserved` pointer must hold.
 
 use serde_json::Value;
@@ -26,24 +27,26 @@ fn run_case(c: &Case<'_>, fixtures: &dyn FixtureSource) -> Step<()> {
         )
     })?;
     let expect = c.str("expect")?;
-    if expect != "warn" {
-        return Err(c.malformed(
-            "expect",
-            format!("`expect` must be \"warn\", not {expect:?}"),
-        ));
-    }
     c.require("expect_absent_after_reencode")?;
 
     let decoded = decode_fixture(c, fixtures)?;
+    // What decode does with the fixture, in the section's words: `warn` (accepted with a
+    // warning), `accept` (silently) or `reject`.
+    let derived = match &*decoded {
+        Ok(message) if message.warnings.is_empty() => "accept",
+        Ok(_) => "warn",
+        Err(_) => "reject",
+    };
+    if expect != derived {
+        let words = match &*decoded {
+            Ok(message) => format!("{derived} (accepted, {})", describe_warnings(message)),
+            Err(rejection) => format!("{derived} ({})", rejection.verdict_words()),
+        };
+        return Err(c.mismatch("expect", expect, words));
+    }
     let message = match &*decoded {
         Ok(message) => message,
-        Err(rejection) => {
-            return Err(c.mismatch(
-                "expect",
-                "accepted with a warning",
-                rejection.verdict_words(),
-            ));
-        }
+        Err(_) => return Ok(()),
     };
     if !message.warned_about(forbidden_key) {
         return Err(c.mismatch(
@@ -67,6 +70,7 @@ mod tests {
     use crate::eval::model::testkit::{
         ORDER_CREATED, fixtures, order_created_with, run_all, verdict_pointer,
     };
+    use crate::eval::realkit;
     use serde_json::json;
 
     fn with_meta(extra: &str) -> String {
@@ -142,7 +146,9 @@ mod tests {
             case("a", "fixtures/clean.json", "/timestamp", json!(["/timestamp"])),
             case("b", "fixtures/ts.json", "/meta/ts", json!([])),
             case("c", "fixtures/ts.json", "/timestamp", json!(["/trace_id"])),
-            keep
+            keep,
+            flipped_expect("e", "warn-flipped"),
+            flipped_expect("f", "accept")
         ]});
         let got: Vec<String> = run_all(run, "forbidden_keys", &flipped, &files())
             .iter()
@@ -151,19 +157,40 @@ mod tests {
         assert_eq!(
             got,
             [
-                "mismatch /forbidden_keys/cases/0/forbidden_key",
+                "mismatch /forbidden_keys/cases/0/expect",
                 "mismatch /forbidden_keys/cases/1/forbidden_key",
                 "mismatch /forbidden_keys/cases/2/expect_absent_after_reencode/0",
                 "mismatch /forbidden_keys/cases/3/expect_preserved/~1job",
+                "mismatch /forbidden_keys/cases/4/expect",
+                "mismatch /forbidden_keys/cases/5/expect",
             ]
         );
+    }
+
+    fn flipped_expect(name: &str, expect: &str) -> Value {
+        let mut c = case(
+            name,
+            "fixtures/ts.json",
+            "/timestamp",
+            json!(["/timestamp"]),
+        );
+        c["expect"] = json!(expect);
+        c
+    }
+
+    #[test]
+    fn real_releases_pass_and_catch_flips() {
+        for v in realkit::REAL_VERSIONS {
+            realkit::assert_section_passes(v, "forbidden_keys");
+            assert!(realkit::assert_flips_caught(v, "forbidden_keys") > 0, "{v}");
+        }
     }
 
     #[test]
     fn malformed_cases() {
         let mut wrong_expect = case("b", "fixtures/ts.json", "/timestamp", json!([]));
         if let Some(m) = wrong_expect.as_object_mut() {
-            m.insert("expect".into(), json!("drop"));
+            m.insert("expect".into(), json!(5));
         }
         let block = json!({"cases": [
             case("a", "fixtures/ts.json", "timestamp", json!([])),

@@ -1,25 +1,15 @@
-//! Section `job_type`: a non-string `job` is ignored and decode warns; a blank-string `job` falls
-//! back to `urn` silently; a non-string `urn` is ignored; with no identity decode rejects.
-//! Decode `file`; `valid` against accept/reject and every `expect` field; for a valid case
-//! `expect_warning` says whether decode warned (`true`: a warning naming `expect_warning_at`,
-//! `/job` when the case does not say; `false`: no warning at all); an invalid case must be
-//! refused for lack of identity.
+//! Section `job_type`: a non-string `job` (null, number, boolean, object, array) is ignored and
+//! decode warns; a blank-string `job` falls back to `urn` silently; a non-string or blank `urn`
+//! is ignored; with no identity decode refuses. Decode `file`: `valid: true` means it is
+//! accepted with `expect.urn` as the resolved identity and a warning iff `expect_warning`;
+//! `valid: false` (with a `reason`) means it is refused for lack of identity.
 
 use serde_json::Value;
 
 use crate::eval::case::{Case, Step, finish};
-use crate::eval::model::decode::RejectKind;
-use crate::eval::model::expect::{
-    check_decode_expectations, decode_fixture, describe, describe_warnings,
-};
+use crate::eval::model::expect::{check_identity_expectations, decode_fixture};
 use crate::eval::outcome::{FixtureSource, Verdict};
 use crate::suite::ids::CaseRef;
-
-/// `expect` fields every valid job_type case must carry.
-const REQUIRED_EXPECT: [&str; 5] = ["urn", "data", "attempts", "lang", "schema_version"];
-
-/// The pointer a warning names when the case has no `expect_warning_at`: a non-string `job`.
-const JOB_POINTER: &str = "/job";
 
 pub fn run(case: &CaseRef<'_>, _section_block: &Value, fixtures: &dyn FixtureSource) -> Verdict {
     finish(run_case(&Case::new(case), fixtures))
@@ -27,43 +17,14 @@ pub fn run(case: &CaseRef<'_>, _section_block: &Value, fixtures: &dyn FixtureSou
 
 fn run_case(c: &Case<'_>, fixtures: &dyn FixtureSource) -> Step<()> {
     let result = decode_fixture(c, fixtures)?;
-    check_decode_expectations(c, &result, &REQUIRED_EXPECT)?;
-    match &*result {
-        Ok(message) => {
-            let want = c.bool("expect_warning")?;
-            let at = match c.get("expect_warning_at") {
-                None => JOB_POINTER,
-                Some(_) => c.str("expect_warning_at")?,
-            };
-            let ok = if want {
-                message.warned_about(at)
-            } else {
-                message.warnings.is_empty()
-            };
-            if ok {
-                Ok(())
-            } else {
-                let expected = if want {
-                    format!("a warning naming {at}")
-                } else {
-                    "no warning".to_string()
-                };
-                Err(c.mismatch("expect_warning", expected, describe_warnings(message)))
-            }
-        }
-        Err(rejection) if rejection.kind != RejectKind::NoIdentity => Err(c.mismatch(
-            "reason",
-            format!("rejected ({})", RejectKind::NoIdentity.label()),
-            describe(&result),
-        )),
-        Err(_) => Ok(()),
-    }
+    check_identity_expectations(c, &result)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::eval::model::testkit::{fixtures, order_created_with, run_all, verdict_pointer};
+    use crate::eval::realkit;
     use serde_json::json;
 
     const URN: &str = "urn:babel:orders:created";
@@ -102,8 +63,7 @@ mod tests {
 
     fn valid(name: &str, file: &str, warn: bool) -> Value {
         json!({"name": name, "file": file, "valid": true, "expect_warning": warn,
-               "expect": {"urn": URN, "data": {"order_id": 1042}, "attempts": 0, "lang": "php",
-                          "schema_version": 1}})
+               "expect": {"urn": URN}})
     }
 
     fn invalid(name: &str, file: &str) -> Value {
@@ -156,13 +116,22 @@ mod tests {
     }
 
     #[test]
+    fn real_releases_pass_and_catch_flips() {
+        for v in ["1.5.0", "1.6.0", "1.7.0", "1.8.0"] {
+            realkit::assert_section_passes(v, "job_type");
+            assert!(realkit::assert_flips_caught(v, "job_type") > 0, "{v}");
+        }
+    }
+
+    #[test]
     fn malformed_cases() {
         let block = json!({"cases": [
-            {"name": "a", "file": "fixtures/null.json", "valid": true,
-             "expect": {"urn": URN, "data": {"order_id": 1042}, "attempts": 0, "lang": "php",
-                        "schema_version": 1}},
+            {"name": "a", "file": "fixtures/null.json", "valid": true, "expect": {"urn": URN}},
             {"name": "b", "file": "fixtures/null.json", "valid": "yes"},
-            {"name": "c", "file": "fixtures/null.json", "valid": true, "expect_warning": true}
+            {"name": "c", "file": "fixtures/null.json", "valid": true, "expect_warning": true},
+            {"name": "d", "file": "fixtures/null.json", "valid": true, "expect_warning": true,
+             "expect": {"data": {}}},
+            {"name": "e", "file": "fixtures/number-no-urn.json", "valid": false}
         ]});
         let got: Vec<String> = run_all(run, "job_type", &block, &files())
             .iter()
@@ -174,6 +143,8 @@ mod tests {
                 "malformed /job_type/cases/0/expect_warning",
                 "malformed /job_type/cases/1/valid",
                 "malformed /job_type/cases/2/expect",
+                "malformed /job_type/cases/3/expect/urn",
+                "malformed /job_type/cases/4/reason",
             ]
         );
     }

@@ -1,29 +1,34 @@
 //! The `traceparent` section (scope otel): consumer-side W3C `traceparent` extraction
-//! (ADR-0028). `traceparent` is the header text or null (absent); a structurally valid
-//! `00-<32hex>-<16hex>-<2hex>` header gives `expect_trace_id` and `expect_parent_id`, anything
-//! else falls back to the hex of the `envelope_file`'s `trace_id` with no parent id.
+//! (ADR-0028) with the `trace_id` fallback (ADR-0025). A `mode: extract` case gives the
+//! delivered header (`traceparent`, a string, or null when the transport delivered none) and
+//! the envelope's `trace_id`; every field of `expect` (`source`, `trace_id_hex`,
+//! `parent_span_id`, `flags`) must equal what the extraction yields. A fallback context has no
+//! parent span id and no flags, so an expectation of either is a mismatch there.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-use crate::eval::bindings::harness::{self, malformed_at};
-use crate::eval::bindings::traceparent;
-use crate::eval::case::{Case, Step, finish};
+use crate::eval::bindings::harness;
+use crate::eval::bindings::traceparent::{TraceContext, extract};
+use crate::eval::case::{Case, Step, compact, finish};
+use crate::eval::model::expect::{mismatch_at, sub_pointer};
 use crate::eval::outcome::{FixtureSource, Verdict};
 use crate::suite::ids::CaseRef;
 
-pub fn run(case: &CaseRef<'_>, section_block: &Value, fixtures: &dyn FixtureSource) -> Verdict {
+pub fn run(case: &CaseRef<'_>, _section_block: &Value, _fixtures: &dyn FixtureSource) -> Verdict {
     match case.sub_key {
-        None => finish(extract_case(case, section_block, fixtures)),
+        None => finish(run_case(&Case::new(case))),
         Some(_) => harness::unknown_sub_key(case, "traceparent"),
     }
 }
 
-fn extract_case(
-    case: &CaseRef<'_>,
-    section_block: &Value,
-    fixtures: &dyn FixtureSource,
-) -> Step<()> {
-    let c = Case::new(case);
+fn run_case(c: &Case<'_>) -> Step<()> {
+    match c.str("mode")? {
+        "extract" => extract_case(c),
+        other => Err(c.malformed("mode", format!("`mode` must be \"extract\", not {other:?}"))),
+    }
+}
+
+fn extract_case(c: &Case<'_>) -> Step<()> {
     let header = match c.require("traceparent")? {
         Value::Null => None,
         Value::String(text) => Some(text.as_str()),
@@ -34,68 +39,79 @@ fn extract_case(
             ));
         }
     };
-    let expected_trace_id = c.require("expect_trace_id")?;
-    c.str("expect_trace_id")?;
-    let expected_parent_id = match c.get("expect_parent_id") {
-        None => None,
-        Some(value) => {
-            c.str("expect_parent_id")?;
-            Some(value)
+    let trace_id = c.str("trace_id")?;
+    let expect = c.object("expect")?;
+    let derived = fields(&extract(header, trace_id));
+    let base = c.ptr("expect");
+    for (field, want) in expect {
+        let got = derived.get(field);
+        if got != Some(want) {
+            return Err(mismatch_at(
+                sub_pointer(&base, field),
+                compact(want),
+                got.map_or_else(|| "absent (the header was not used)".to_string(), compact),
+            ));
         }
-    };
-    let (envelope, pointer) = harness::load_envelope(case, section_block, fixtures)?;
-    let trace_id = envelope
-        .get("trace_id")
-        .and_then(Value::as_str)
-        .ok_or_else(|| malformed_at(pointer, "the envelope fixture has no string trace_id"))?;
-    let context = traceparent::extract(header, trace_id);
-    c.expect_eq(
-        "expect_trace_id",
-        expected_trace_id,
-        &Value::String(context.trace_id),
-    )?;
-    match (expected_parent_id, context.parent_id) {
-        (Some(want), Some(got)) => c.expect_eq("expect_parent_id", want, &Value::String(got)),
-        (Some(want), None) => Err(c.mismatch(
-            "expect_parent_id",
-            crate::eval::case::compact(want),
-            "no parent id (the header falls back)",
-        )),
-        (None, _) => Ok(()),
     }
+    Ok(())
+}
+
+/// The context as the suite names its fields.
+fn fields(context: &TraceContext) -> Map<String, Value> {
+    let mut out = Map::new();
+    out.insert("source".into(), Value::from(context.source.word()));
+    out.insert(
+        "trace_id_hex".into(),
+        Value::from(context.trace_id_hex.as_str()),
+    );
+    if let Some(parent) = &context.parent_span_id {
+        out.insert("parent_span_id".into(), Value::from(parent.as_str()));
+    }
+    if let Some(flags) = &context.flags {
+        out.insert("flags".into(), Value::from(flags.as_str()));
+    }
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::bindings::testutil::{assert_all_pass, assert_mismatch_at, verdict_of};
+    use crate::eval::bindings::testutil::{
+        assert_all_pass, assert_malformed_at, assert_mismatch_at, verdict_of,
+    };
+    use crate::eval::realkit;
     use serde_json::json;
 
+    const ENV: &str = "7b3f9c2a-e41d-4f88-9b2a-1c0d5e6f7a8b";
     const DERIVED: &str = "7b3f9c2ae41d4f889b2a1c0d5e6f7a8b";
+    const HEADER: &str = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00";
+
+    fn fallback(name: &str, header: Value) -> Value {
+        json!({"name": name, "mode": "extract", "traceparent": header, "trace_id": ENV,
+               "expect": {"source": "trace_id", "trace_id_hex": DERIVED}})
+    }
 
     fn block() -> Value {
-        json!({
-            "description": "traceparent",
-            "envelope_file": "fixtures/order-created.json",
-            "cases": [
-                { "name": "valid-header-wins",
-                  "traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
-                  "expect_trace_id": "4bf92f3577b34da6a3ce929d0e0e4736", "expect_parent_id": "00f067aa0ba902b7" },
-                { "name": "absent-header-falls-back", "traceparent": null, "expect_trace_id": DERIVED },
-                { "name": "empty-header-falls-back", "traceparent": "", "expect_trace_id": DERIVED },
-                { "name": "short-trace-id-falls-back",
-                  "traceparent": "00-4bf92f3577b34da6a3ce929d0e0e473-00f067aa0ba902b7-01", "expect_trace_id": DERIVED },
-                { "name": "non-hex-falls-back",
-                  "traceparent": "00-4bf92f3577b34da6a3ce929d0e0e47zz-00f067aa0ba902b7-01", "expect_trace_id": DERIVED },
-                { "name": "missing-flags-falls-back",
-                  "traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7", "expect_trace_id": DERIVED },
-                { "name": "extra-field-falls-back",
-                  "traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-00", "expect_trace_id": DERIVED },
-                { "name": "wrong-version-falls-back",
-                  "traceparent": "01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "expect_trace_id": DERIVED },
-                { "name": "garbage-falls-back", "traceparent": "not a traceparent", "expect_trace_id": DERIVED }
-            ]
-        })
+        json!({"description": "traceparent", "cases": [
+            {"name": "header-wins", "mode": "extract", "traceparent": HEADER, "trace_id": ENV,
+             "expect": {"source": "traceparent", "trace_id_hex": "4bf92f3577b34da6a3ce929d0e0e4736",
+                        "parent_span_id": "00f067aa0ba902b7", "flags": "00"}},
+            fallback("absent", Value::Null),
+            fallback("empty", json!("")),
+            fallback("wrong-version", json!(HEADER.replacen("00", "01", 1))),
+            fallback("five-fields", json!(format!("{HEADER}-00"))),
+            {"name": "upper-uuid", "mode": "extract", "traceparent": null,
+             "trace_id": ENV.to_ascii_uppercase(),
+             "expect": {"source": "trace_id", "trace_id_hex": DERIVED}}
+        ]})
+    }
+
+    #[test]
+    fn real_releases_pass_and_catch_flips() {
+        for v in ["1.5.0", "1.6.0", "1.7.0", "1.8.0"] {
+            realkit::assert_section_passes(v, "traceparent");
+            assert!(realkit::assert_flips_caught(v, "traceparent") > 0, "{v}");
+        }
     }
 
     #[test]
@@ -111,26 +127,37 @@ mod tests {
     #[test]
     fn flipped_expectations() {
         let mut b = block();
-        b["cases"][7]["expect_trace_id"] = json!("4bf92f3577b34da6a3ce929d0e0e4736");
-        let v = verdict_of("traceparent", &b, "wrong-version-falls-back", run);
-        assert_mismatch_at(&v, "/traceparent/cases/7/expect_trace_id");
-        b["cases"][8]["expect_parent_id"] = json!("00f067aa0ba902b7");
-        let v = verdict_of("traceparent", &b, "garbage-falls-back", run);
-        assert_mismatch_at(&v, "/traceparent/cases/8/expect_parent_id");
-        b["cases"][0]["expect_parent_id"] = json!("0000000000000000");
-        let v = verdict_of("traceparent", &b, "valid-header-wins", run);
-        assert_mismatch_at(&v, "/traceparent/cases/0/expect_parent_id");
+        b["cases"][0]["expect"]["flags"] = json!("01");
+        let v = verdict_of("traceparent", &b, "header-wins", run);
+        assert_mismatch_at(&v, "/traceparent/cases/0/expect/flags");
+        b["cases"][3]["expect"]["source"] = json!("traceparent");
+        let v = verdict_of("traceparent", &b, "wrong-version", run);
+        assert_mismatch_at(&v, "/traceparent/cases/3/expect/source");
+        b["cases"][4]["expect"]["parent_span_id"] = json!("00f067aa0ba902b7");
+        let v = verdict_of("traceparent", &b, "five-fields", run);
+        assert_mismatch_at(&v, "/traceparent/cases/4/expect/parent_span_id");
+        b["cases"][5]["expect"]["trace_id_hex"] = json!(ENV.to_ascii_uppercase().replace('-', ""));
+        let v = verdict_of("traceparent", &b, "upper-uuid", run);
+        assert_mismatch_at(&v, "/traceparent/cases/5/expect/trace_id_hex");
     }
 
     #[test]
-    fn missing_header_field_is_malformed() {
+    fn missing_fields_are_malformed() {
         let mut b = block();
         b["cases"][1]
             .as_object_mut()
             .map(|o| o.remove("traceparent"));
-        let v = verdict_of("traceparent", &b, "absent-header-falls-back", run);
-        assert!(
-            matches!(v, Verdict::Malformed { ref pointer, .. } if pointer == "/traceparent/cases/1/traceparent")
-        );
+        b["cases"][2]["trace_id"] = json!(5);
+        b["cases"][3]["mode"] = json!("inject");
+        b["cases"][4]["expect"] = json!("trace_id");
+        let malformed = [
+            ("absent", "/traceparent/cases/1/traceparent"),
+            ("empty", "/traceparent/cases/2/trace_id"),
+            ("wrong-version", "/traceparent/cases/3/mode"),
+            ("five-fields", "/traceparent/cases/4/expect"),
+        ];
+        for (id, pointer) in malformed {
+            assert_malformed_at(&verdict_of("traceparent", &b, id, run), pointer);
+        }
     }
 }

@@ -1,94 +1,154 @@
-//! Section `trim`: the ASCII whitespace set. Field `op` selects the runner:
-//! - `make`: build with the producer API (`urn` and `trace_id` ASCII-trimmed), encode; `expect`
-//!   `accept` then every `expect_envelope` pointer holds, `reject` then make refuses;
-//! - `decode`: decode `file`; `valid` against accept/reject, `expect` fields for a valid case, and
-//!   an invalid case must be refused for lack of identity (the blank rule under test);
-//! - `reencode`: decode `file`, encode it unchanged (no attempts bump), every `expect_preserved`
-//!   pointer holds (re-emit never trims).
+//! Section `trim`: the ASCII whitespace set (space, `\t`, `\n`, `\r`, `\f`, `\v`). Field `mode`
+//! selects the runner:
+//! - `make`: build with the producer API from `urn` (and `trace_id` when given); `expect` is
+//!   either `"reject"` (the URN is blank after the ASCII trim) or an object of envelope fields
+//!   (`job`, `trace_id`...) the built envelope must carry with equal values;
+//! - `decode`: decode `file`; `valid: true` means it is accepted with `expect.urn` as the
+//!   resolved identity and a warning iff `expect_warning`; `valid: false` means decode refuses it
+//!   for lack of identity;
+//! - `accepts`: `accepts(file)` must equal `expect_accepts` (a blank `trace_id` makes it false),
+//!   and decode must succeed exactly when `expect_decode_ok` says so;
+//! - `reemit`: one retry hop (decode, `attempts + 1`, encode); `expect_attempts` and every
+//!   `expect_preserved` pointer hold on the output: re-emit never trims.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::eval::case::{Case, Step, compact, finish};
-use crate::eval::model::decode::RejectKind;
+use crate::eval::model::accepts::accepts;
 use crate::eval::model::encode::encode;
 use crate::eval::model::expect::{
-    check_decode_expectations, check_pointer_values, decode_fixture, describe, describe_make_error,
-    make_input, reencode_fixture, reencoded,
+    check_identity_expectations, check_pointer_values, decode_fixture, describe,
+    describe_make_error, mismatch_at, reencoded, retry_fixture, sub_pointer,
 };
-use crate::eval::model::make::make;
+use crate::eval::model::make::{MakeInput, make};
 use crate::eval::outcome::{FixtureSource, Verdict};
 use crate::suite::ids::CaseRef;
+
+/// The queue make is given: the cases do not name one and no expectation reads it.
+const MAKE_QUEUE: &str = "default";
+
+/// What `expect` says a make case yields.
+const REJECT: &str = "reject";
 
 pub fn run(case: &CaseRef<'_>, _section_block: &Value, fixtures: &dyn FixtureSource) -> Verdict {
     finish(run_case(&Case::new(case), fixtures))
 }
 
 fn run_case(c: &Case<'_>, fixtures: &dyn FixtureSource) -> Step<()> {
-    match c.str("op")? {
+    match c.str("mode")? {
         "make" => run_make(c),
-        "decode" => run_decode(c, fixtures),
-        "reencode" => run_reencode(c, fixtures),
+        "decode" => {
+            let result = decode_fixture(c, fixtures)?;
+            check_identity_expectations(c, &result)
+        }
+        "accepts" => run_accepts(c, fixtures),
+        "reemit" => run_reemit(c, fixtures),
         other => Err(c.malformed(
-            "op",
-            format!("`op` must be \"make\", \"decode\" or \"reencode\", not {other:?}"),
+            "mode",
+            format!(
+                "`mode` must be \"make\", \"decode\", \"accepts\" or \"reemit\", not {other:?}"
+            ),
         )),
     }
 }
 
 fn run_make(c: &Case<'_>) -> Step<()> {
-    let expect = c.str("expect")?;
-    let accept = match expect {
-        "accept" => true,
-        "reject" => false,
-        other => {
-            return Err(c.malformed(
-                "expect",
-                format!("`expect` must be \"accept\" or \"reject\", not {other:?}"),
-            ));
-        }
-    };
-    if accept && c.get("expect_envelope").is_some() {
-        c.object("expect_envelope")?;
+    let expect = c.require("expect")?;
+    if !expect.is_string() && !expect.is_object() {
+        return Err(c.malformed(
+            "expect",
+            "`expect` must be \"reject\" or an object of envelope fields",
+        ));
     }
-    let built = make(make_input(c)?).map_err(|e| describe_make_error(&e));
+    let trace_id = match c.get("trace_id") {
+        None | Some(Value::Null) => None,
+        Some(_) => Some(c.str("trace_id")?.to_string()),
+    };
+    let input = MakeInput {
+        urn: c.str("urn")?.to_string(),
+        trace_id,
+        queue: MAKE_QUEUE.to_string(),
+        data: Map::new(),
+        ..MakeInput::default()
+    };
+    let built = make(input).map_err(|e| describe_make_error(&e));
     let encoded = built.and_then(|m| encode(&m).map_err(|e| format!("encode refused: {e}")));
-    match (accept, encoded) {
-        (true, Ok(out)) => {
-            if c.get("expect_envelope").is_some() {
-                check_pointer_values(c, "expect_envelope", &out, &[], "")?;
+    match (expect, encoded) {
+        (Value::Object(fields), Ok(out)) => {
+            let base = c.ptr("expect");
+            for (field, want) in fields {
+                let got = out.get(field);
+                if got != Some(want) {
+                    return Err(mismatch_at(
+                        sub_pointer(&base, field),
+                        compact(want),
+                        got.map_or_else(|| "absent".to_string(), compact),
+                    ));
+                }
             }
             Ok(())
         }
-        (false, Err(_)) => Ok(()),
-        (true, Err(words)) => Err(c.mismatch("expect", "accept", words)),
-        (false, Ok(out)) => Err(c.mismatch(
+        (Value::String(word), Err(_)) if word == REJECT => Ok(()),
+        (want, Err(words)) => Err(c.mismatch("expect", compact(want), words)),
+        (want, Ok(out)) => Err(c.mismatch(
             "expect",
-            "reject",
+            compact(want),
             format!(
-                "accepted with /job {}",
+                "made with /job {}",
                 compact(out.get("job").unwrap_or(&Value::Null))
             ),
         )),
     }
 }
 
-fn run_decode(c: &Case<'_>, fixtures: &dyn FixtureSource) -> Step<()> {
+fn run_accepts(c: &Case<'_>, fixtures: &dyn FixtureSource) -> Step<()> {
+    let expect_accepts = c.bool("expect_accepts")?;
+    let expect_decode_ok = match c.get("expect_decode_ok") {
+        None => None,
+        Some(_) => Some(c.bool("expect_decode_ok")?),
+    };
     let result = decode_fixture(c, fixtures)?;
-    check_decode_expectations(c, &result, &[])?;
-    match &*result {
-        Err(rejection) if rejection.kind != RejectKind::NoIdentity => Err(c.mismatch(
-            "reason",
-            format!("rejected ({})", RejectKind::NoIdentity.label()),
-            describe(&result),
-        )),
-        _ => Ok(()),
+    if let Some(want) = expect_decode_ok {
+        if want != result.is_ok() {
+            let words = |ok: bool| {
+                if ok {
+                    "decode succeeds"
+                } else {
+                    "decode fails"
+                }
+            };
+            return Err(c.mismatch(
+                "expect_decode_ok",
+                words(want),
+                format!("{} ({})", words(result.is_ok()), describe(&result)),
+            ));
+        }
     }
+    let verdict = accepts(&result);
+    if verdict.is_ok() == expect_accepts {
+        return Ok(());
+    }
+    let derived = match verdict {
+        Ok(()) => "accepts() is true".to_string(),
+        Err(why) => format!("accepts() is false ({})", why.label()),
+    };
+    Err(c.mismatch(
+        "expect_accepts",
+        format!("accepts() is {expect_accepts}"),
+        derived,
+    ))
 }
 
-fn run_reencode(c: &Case<'_>, fixtures: &dyn FixtureSource) -> Step<()> {
+fn run_reemit(c: &Case<'_>, fixtures: &dyn FixtureSource) -> Step<()> {
+    let expect_attempts = c.int("expect_attempts")?;
     c.object("expect_preserved")?;
-    let result = reencode_fixture(c, fixtures)?;
+    let result = retry_fixture(c, fixtures)?;
     let out = reencoded(c, &result, "file", "accepted")?;
+    c.expect_eq(
+        "expect_attempts",
+        &Value::from(expect_attempts),
+        out.get("attempts").unwrap_or(&Value::Null),
+    )?;
     check_pointer_values(c, "expect_preserved", out, &[], "")
 }
 
@@ -96,140 +156,93 @@ fn run_reencode(c: &Case<'_>, fixtures: &dyn FixtureSource) -> Step<()> {
 mod tests {
     use super::*;
     use crate::eval::model::testkit::{fixtures, order_created_with, run_all, verdict_pointer};
+    use crate::eval::realkit;
     use serde_json::json;
 
-    const URN: &str = "urn:babel:orders:created";
-    const TRACE: &str = "7b3f9c2a-e41d-4f88-9b2a-1c0d5e6f7a8b";
+    /// Releases that have the section.
+    const VERSIONS: [&str; 4] = ["1.5.0", "1.6.0", "1.7.0", "1.8.0"];
 
-    fn make_case(name: &str, urn: &str, trace: Option<&str>, expect: &str, env: Value) -> Value {
-        let mut c = json!({"name": name, "op": "make", "urn": urn, "queue": "orders",
-                           "data": {"order_id": 1042}, "expect": expect});
-        if let Some(m) = c.as_object_mut() {
-            if let Some(t) = trace {
-                m.insert("trace_id".into(), json!(t));
-            }
-            if !env.is_null() {
-                m.insert("expect_envelope".into(), env);
-            }
+    #[test]
+    fn real_releases_pass_and_catch_flips() {
+        for v in VERSIONS {
+            realkit::assert_section_passes(v, "trim");
+            assert!(realkit::assert_flips_caught(v, "trim") > 0, "{v}");
         }
-        c
     }
 
     fn files() -> std::collections::BTreeMap<String, String> {
-        let no_urn = |job: &str| order_created_with(&[("job", json!(job))]);
         fixtures(&[
-            ("fixtures/blank-job.json", &no_urn("  ")),
-            (
-                "fixtures/blank-both.json",
-                &order_created_with(&[("job", json!("\t")), ("urn", json!("\r\n"))]),
-            ),
-            ("fixtures/vt-ff.json", &no_urn("\u{0B}\u{0C}")),
-            ("fixtures/nbsp.json", &no_urn("\u{00A0}")),
-            ("fixtures/nel.json", &no_urn("\u{0085}")),
-            ("fixtures/ideo.json", &no_urn("\u{3000}")),
-            ("fixtures/bom.json", &no_urn("\u{FEFF}")),
             (
                 "fixtures/blank-trace.json",
-                &order_created_with(&[("trace_id", json!("  "))]),
+                &order_created_with(&[("trace_id", json!("\u{0B}"))]),
+            ),
+            (
+                "fixtures/nbsp-trace.json",
+                &order_created_with(&[("trace_id", json!("\u{00A0}"))]),
+            ),
+            (
+                "fixtures/no-trace.json",
+                &order_created_with(&[("-trace_id", Value::Null)]),
+            ),
+            (
+                "fixtures/bad-data.json",
+                &order_created_with(&[("data", json!([]))]),
+            ),
+            (
+                "fixtures/blank-job.json",
+                &order_created_with(&[("job", json!("\u{0C}")), ("urn", json!("urn:acme:b"))]),
             ),
             (
                 "fixtures/padded.json",
-                &order_created_with(&[
-                    ("job", json!(" urn:babel:orders:created ")),
-                    ("trace_id", json!(format!(" {TRACE} "))),
-                ]),
-            ),
-            (
-                "fixtures/v2.json",
-                &order_created_with(&[("meta", json!({"schema_version": 2}))]),
+                &order_created_with(&[("job", json!("\u{0B}urn:acme:a "))]),
             ),
         ])
     }
 
-    fn decode_case(name: &str, file: &str, valid: bool, extra: Value) -> Value {
-        let mut c = json!({"name": name, "op": "decode", "file": file, "valid": valid});
-        if let (Some(m), Some(x)) = (c.as_object_mut(), extra.as_object()) {
-            for (k, v) in x {
-                m.insert(k.clone(), v.clone());
-            }
-        }
-        c
-    }
-
     #[test]
-    fn passes_and_flips() {
-        let nbsp = format!("\u{00A0}{URN}\u{00A0}");
-        let em = format!("\u{2003}{URN}\u{2003}");
-        let ideo = format!("{URN}\u{3000}");
-        let nbsp_trace = format!("\u{00A0}{TRACE}\u{00A0}");
-        let reason = json!({"reason": "no identity"});
-        let good = json!({"description": "d", "cases": [
-            make_case("make-trims-spaces", " urn:babel:orders:created ", None, "accept", json!({"/job": URN})),
-            make_case("make-trims-tab-newline-cr", "\t\nurn:babel:orders:created\r\n", None, "accept", json!({"/job": URN})),
-            make_case("make-trims-vt-ff", "\u{0B}\u{0C}urn:babel:orders:created\u{0C}\u{0B}", None, "accept", json!({"/job": URN})),
-            make_case("make-keeps-nbsp", &nbsp, None, "accept", json!({"/job": nbsp})),
-            make_case("make-keeps-em-space", &em, None, "accept", json!({"/job": em})),
-            make_case("make-keeps-ideographic-space", &ideo, None, "accept", json!({"/job": ideo})),
-            make_case("make-trims-trace-id", URN, Some(&format!("  {TRACE}\t")), "accept", json!({"/trace_id": TRACE})),
-            make_case("make-keeps-nbsp-trace-id", URN, Some(&nbsp_trace), "accept", json!({"/trace_id": nbsp_trace})),
-            make_case("make-rejects-blank-urn", " \t\r\n", None, "reject", Value::Null),
-            make_case("make-rejects-empty-urn", "", None, "reject", Value::Null),
-            decode_case("decode-blank-job-no-urn", "fixtures/blank-job.json", false, reason.clone()),
-            decode_case("decode-blank-job-blank-urn", "fixtures/blank-both.json", false, reason.clone()),
-            decode_case("decode-vt-ff-job-no-urn", "fixtures/vt-ff.json", false, reason.clone()),
-            decode_case("decode-nbsp-job-is-identity", "fixtures/nbsp.json", true, json!({"expect": {"urn": "\u{00A0}"}})),
-            decode_case("decode-nel-job-is-identity", "fixtures/nel.json", true, json!({"expect": {"urn": "\u{0085}"}})),
-            decode_case("decode-ideographic-job-is-identity", "fixtures/ideo.json", true, json!({"expect": {"urn": "\u{3000}"}})),
-            decode_case("decode-bom-job-is-identity", "fixtures/bom.json", true, json!({"expect": {"urn": "\u{FEFF}"}})),
-            decode_case("decode-blank-trace-id-accepted", "fixtures/blank-trace.json", true,
-                        json!({"expect": {"urn": URN, "data": {"order_id": 1042}, "attempts": 0, "lang": "php", "schema_version": 1}})),
-            {"name": "reencode-keeps-padded-job-and-trace-id", "op": "reencode", "file": "fixtures/padded.json",
-             "expect_preserved": {"/job": " urn:babel:orders:created ", "/trace_id": format!(" {TRACE} "), "/attempts": 0}}
+    fn each_mode_derives_its_rule() {
+        let block = json!({"cases": [
+            {"name": "a", "mode": "make", "urn": "\u{0B} urn:acme:a\u{3000}\u{0C}", "trace_id": "\t\u{0B}",
+             "expect": {"job": "urn:acme:a\u{3000}", "trace_id": crate::eval::model::PLACEHOLDER_TRACE_ID}},
+            {"name": "b", "mode": "make", "urn": "\u{0B}\u{0C}", "expect": "reject"},
+            {"name": "c", "mode": "accepts", "file": "fixtures/blank-trace.json",
+             "expect_accepts": false, "expect_decode_ok": true},
+            {"name": "d", "mode": "accepts", "file": "fixtures/nbsp-trace.json",
+             "expect_accepts": true, "expect_decode_ok": true},
+            {"name": "e", "mode": "accepts", "file": "fixtures/no-trace.json", "expect_accepts": false},
+            {"name": "f", "mode": "accepts", "file": "fixtures/bad-data.json",
+             "expect_accepts": false, "expect_decode_ok": false},
+            {"name": "g", "mode": "decode", "file": "fixtures/blank-job.json", "valid": true,
+             "expect": {"urn": "urn:acme:b"}, "expect_warning": false},
+            {"name": "h", "mode": "reemit", "file": "fixtures/padded.json", "expect_attempts": 1,
+             "expect_preserved": {"/job": "\u{0B}urn:acme:a "}}
         ]});
-        let verdicts = run_all(run, "trim", &good, &files());
-        assert!(verdicts.iter().all(|v| *v == Verdict::Pass), "{verdicts:?}");
-
-        let flipped = json!({"description": "d", "cases": [
-            make_case("a", &nbsp, None, "accept", json!({"/job": URN})),
-            make_case("b", " \u{0B} ", None, "accept", Value::Null),
-            make_case("c", "\u{3000}", None, "reject", Value::Null),
-            decode_case("d", "fixtures/nbsp.json", false, reason.clone()),
-            decode_case("e", "fixtures/vt-ff.json", true, json!({"expect": {"urn": "\u{0B}\u{0C}"}})),
-            decode_case("f", "fixtures/v2.json", false, reason.clone()),
-            {"name": "g", "op": "reencode", "file": "fixtures/padded.json",
-             "expect_preserved": {"/job": URN}},
-            make_case("h", URN, Some(" \t "), "accept", json!({"/trace_id": " \t "}))
-        ]});
-        let got: Vec<String> = run_all(run, "trim", &flipped, &files())
+        let got: Vec<String> = run_all(run, "trim", &block, &files())
             .iter()
             .map(verdict_pointer)
             .collect();
-        assert_eq!(
-            got,
-            [
-                "mismatch /trim/cases/0/expect_envelope/~1job",
-                "mismatch /trim/cases/1/expect",
-                "mismatch /trim/cases/2/expect",
-                "mismatch /trim/cases/3/valid",
-                "mismatch /trim/cases/4/valid",
-                "mismatch /trim/cases/5/reason",
-                "mismatch /trim/cases/6/expect_preserved/~1job",
-                "mismatch /trim/cases/7/expect_envelope/~1trace_id",
-            ]
-        );
+        assert!(got.iter().all(|v| v == "pass"), "{got:?}");
     }
 
     #[test]
-    fn malformed_cases() {
+    fn wrong_expectations_are_mismatches() {
         let block = json!({"cases": [
-            {"name": "a", "urn": URN},
-            {"name": "b", "op": "trim"},
-            {"name": "c", "op": "make", "urn": URN, "queue": "q", "data": {}, "expect": "maybe"},
-            {"name": "d", "op": "make", "urn": 5, "queue": "q", "data": {}, "expect": "accept"},
-            {"name": "e", "op": "make", "urn": URN, "trace_id": 5, "queue": "q", "data": {},
-             "expect": "accept"},
-            {"name": "f", "op": "reencode", "file": "fixtures/padded.json"},
-            {"name": "g", "op": "decode", "file": "fixtures/missing.json", "valid": true}
+            {"name": "a", "mode": "make", "urn": " urn:acme:a ", "expect": "reject"},
+            {"name": "b", "mode": "make", "urn": " \t", "expect": "reject-flipped"},
+            {"name": "c", "mode": "make", "urn": " \t", "expect": {"job": ""}},
+            {"name": "d", "mode": "make", "urn": "\u{00A0}urn:acme:a", "expect": {"job": "urn:acme:a"}},
+            {"name": "e", "mode": "accepts", "file": "fixtures/blank-trace.json",
+             "expect_accepts": true, "expect_decode_ok": true},
+            {"name": "f", "mode": "accepts", "file": "fixtures/blank-trace.json",
+             "expect_accepts": false, "expect_decode_ok": false},
+            {"name": "g", "mode": "decode", "file": "fixtures/blank-job.json", "valid": true,
+             "expect": {"urn": "urn:acme:b"}, "expect_warning": true},
+            {"name": "h", "mode": "decode", "file": "fixtures/bad-data.json", "valid": false,
+             "reason": "no identity"},
+            {"name": "i", "mode": "reemit", "file": "fixtures/padded.json", "expect_attempts": 0,
+             "expect_preserved": {"/job": "\u{0B}urn:acme:a "}},
+            {"name": "j", "mode": "reemit", "file": "fixtures/padded.json", "expect_attempts": 1,
+             "expect_preserved": {"/job": "urn:acme:a"}}
         ]});
         let got: Vec<String> = run_all(run, "trim", &block, &files())
             .iter()
@@ -238,13 +251,47 @@ mod tests {
         assert_eq!(
             got,
             [
-                "malformed /trim/cases/0/op",
-                "malformed /trim/cases/1/op",
+                "mismatch /trim/cases/0/expect",
+                "mismatch /trim/cases/1/expect",
+                "mismatch /trim/cases/2/expect",
+                "mismatch /trim/cases/3/expect/job",
+                "mismatch /trim/cases/4/expect_accepts",
+                "mismatch /trim/cases/5/expect_decode_ok",
+                "mismatch /trim/cases/6/expect_warning",
+                "mismatch /trim/cases/7/reason",
+                "mismatch /trim/cases/8/expect_attempts",
+                "mismatch /trim/cases/9/expect_preserved/~1job",
+            ]
+        );
+    }
+
+    #[test]
+    fn malformed_cases() {
+        let block = json!({"cases": [
+            {"name": "a", "urn": "urn:acme:a"},
+            {"name": "b", "mode": "trim"},
+            {"name": "c", "mode": "make", "urn": "urn:acme:a", "expect": true},
+            {"name": "d", "mode": "make", "urn": 5, "expect": "reject"},
+            {"name": "e", "mode": "make", "urn": "urn:acme:a", "trace_id": 5, "expect": {}},
+            {"name": "f", "mode": "accepts", "file": "fixtures/blank-trace.json", "expect_accepts": "no"},
+            {"name": "g", "mode": "reemit", "file": "fixtures/padded.json", "expect_attempts": 1},
+            {"name": "h", "mode": "decode", "file": "fixtures/missing.json", "valid": true}
+        ]});
+        let got: Vec<String> = run_all(run, "trim", &block, &files())
+            .iter()
+            .map(verdict_pointer)
+            .collect();
+        assert_eq!(
+            got,
+            [
+                "malformed /trim/cases/0/mode",
+                "malformed /trim/cases/1/mode",
                 "malformed /trim/cases/2/expect",
                 "malformed /trim/cases/3/urn",
                 "malformed /trim/cases/4/trace_id",
-                "malformed /trim/cases/5/expect_preserved",
-                "malformed /trim/cases/6/file",
+                "malformed /trim/cases/5/expect_accepts",
+                "malformed /trim/cases/6/expect_preserved",
+                "malformed /trim/cases/7/file",
             ]
         );
     }
