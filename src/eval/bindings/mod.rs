@@ -7,6 +7,7 @@
 //! manifest's expectations; `harness` holds the helpers they share.
 
 pub mod backoff;
+pub mod decimal;
 pub mod delay;
 pub mod gate;
 pub mod harness;
@@ -15,6 +16,8 @@ pub mod payload;
 pub mod projection;
 pub mod reconcile;
 pub mod redis;
+pub mod redis_delay;
+pub mod retry;
 pub mod traceparent;
 
 #[cfg(test)]

@@ -15,7 +15,7 @@
 //! I/O and keeps the evaluator a pure function of its inputs and the active mutant.
 //!
 //! Families (one file each): [`decode`], [`trim`], [`encode`], [`projection`], [`reconcile`],
-//! [`gate`], [`idempotency`], [`delay`], [`backoff`], [`traceparent`], [`redis`].
+//! [`gate`], [`idempotency`], [`delay`], [`backoff`], [`retry`], [`traceparent`], [`redis`].
 
 pub mod assess;
 pub mod backoff;
@@ -27,6 +27,7 @@ pub mod idempotency;
 pub mod projection;
 pub mod reconcile;
 pub mod redis;
+pub mod retry;
 pub mod traceparent;
 pub mod trim;
 
@@ -85,18 +86,41 @@ pub enum Mutant {
     IdempotencyMarksBeforeHandler,
     IdempotencyKeyedOnTraceId,
     IdempotencyEmptyIdDeduped,
-    // delay
+    // delay (SQS DelaySeconds, release visibility, the Redis delayed score)
     DelayCapNotEnforced,
     DelayClampedToCap,
+    DelayCapExclusive,
     DelayFifoDelaySent,
-    DelayFifoZeroSet,
-    // backoff
+    DelayReleaseCappedAt900,
+    RedisDelayCeilOfSum,
+    RedisDelayRoundsNow,
+    RedisDelayTruncatesDelay,
+    RedisDelayTruncPlusOne,
+    RedisDelayWholeMilliseconds,
+    // backoff (Kafka retry tiers)
     BackoffLargestTierBelow,
     BackoffClampedToLargestTier,
     BackoffDelayHeaderIsTier,
-    BackoffRepublishMaxPlusOne,
-    BackoffRepublishIgnoresHeader,
+    BackoffDelayedTopicByDelay,
+    BackoffNoTiersUseDefaults,
+    BackoffRetryTierFromNewAttempts,
+    BackoffRetryFailsPastLastTier,
+    BackoffRetryTierFromDelay,
+    BackoffRetryDelayHeaderIsWorkerDelay,
     BackoffBodyAttemptsNotSynced,
+    BackoffTopicZeroBased,
+    BackoffKeyNotForwarded,
+    BackoffDefaultTiersInSeconds,
+    // retry (worker retry backoff formula)
+    RetryBackoffExponentFromZero,
+    RetryBackoffZeroMaxCaps,
+    RetryBackoffCapsBase,
+    RetryBackoffCapsFactor,
+    RetryBackoffFirstRetryUncapped,
+    RetryBackoffWholeSeconds,
+    RetryBackoffInt64Nanoseconds,
+    RetryBackoffEqualJitter,
+    RetryBackoffJitterIgnored,
     // traceparent
     TraceparentFallbackCaseKept,
     TraceparentFallbackDashesKept,
@@ -138,6 +162,7 @@ pub fn catalogue() -> Vec<&'static MutantInfo> {
         idempotency::MUTANTS,
         delay::MUTANTS,
         backoff::MUTANTS,
+        retry::MUTANTS,
         traceparent::MUTANTS,
         redis::MUTANTS,
     ]
