@@ -160,3 +160,115 @@ pub fn jitter_range(d: Amount, jitter: Jitter) -> Option<(Amount, Amount)> {
         None
     }
 }
+
+/// Every timing mutant (families backoff, delay and retry) against the real 1.8.0 suite, and
+/// the `PROPOSAL.json` cases that kill the survivors.
+#[cfg(test)]
+mod tests {
+    use super::super::{Mutant, MutantInfo, backoff, delay};
+    use super::MUTANTS;
+    use crate::eval::outcome::{CaseOutcome, Verdict};
+    use crate::eval::realkit;
+    use crate::eval::{evaluate, evaluate_mutant};
+    use serde_json::{Map, Value};
+
+    const SECTIONS: [&str; 4] = ["backoff", "delay", "retry_backoff", "redis_delay"];
+
+    /// The mutants the real 1.8.0 suite lets through, each with the proposal case that kills it.
+    const SURVIVORS: [(Mutant, &str, &str); 5] = [
+        (
+            Mutant::BackoffDelayedTopicByDelay,
+            "backoff",
+            "between-tiers-topic-is-tier-index",
+        ),
+        (
+            Mutant::RetryBackoffCapsFactor,
+            "retry_backoff",
+            "cap-bounds-seconds-not-growth-factor",
+        ),
+        (
+            Mutant::RetryBackoffFirstRetryUncapped,
+            "retry_backoff",
+            "cap-below-base-applies-to-first-attempt",
+        ),
+        (
+            Mutant::RetryBackoffInt64Nanoseconds,
+            "retry_backoff",
+            "uncapped-growth-past-int64-nanoseconds",
+        ),
+        (
+            Mutant::RedisDelayWholeMilliseconds,
+            "redis_delay",
+            "sub-millisecond-delay-rounds-up",
+        ),
+    ];
+
+    /// The real 1.8.0 manifest cut down to the timing sections, with the proposal's cases
+    /// appended when `with_proposal`.
+    fn manifest(with_proposal: bool) -> (Value, std::collections::BTreeMap<String, String>) {
+        let (full, files) = realkit::release("1.8.0");
+        let mut cut = Map::new();
+        for s in SECTIONS {
+            cut.insert(s.to_owned(), full[s].clone());
+        }
+        let mut manifest = Value::Object(cut);
+        if with_proposal {
+            let overlay: Value =
+                serde_json::from_str(include_str!("../../../PROPOSAL.json")).expect("JSON");
+            for (section, block) in overlay.as_object().expect("an object") {
+                let added = block["cases"].as_array().expect("cases").clone();
+                manifest[section]["cases"]
+                    .as_array_mut()
+                    .expect("direct cases")
+                    .extend(added);
+            }
+        }
+        (manifest, files)
+    }
+
+    fn failing(outcomes: &[CaseOutcome]) -> Vec<(String, String)> {
+        outcomes
+            .iter()
+            .filter(|o| o.verdict != Verdict::Pass)
+            .map(|o| (o.section.clone(), o.id.clone()))
+            .collect()
+    }
+
+    fn ours() -> Vec<&'static MutantInfo> {
+        [backoff::MUTANTS, delay::MUTANTS, MUTANTS]
+            .into_iter()
+            .flatten()
+            .collect()
+    }
+
+    #[test]
+    fn the_real_suite_kills_every_timing_mutant_but_the_listed_survivors() {
+        let (manifest, files) = manifest(false);
+        assert_eq!(failing(&evaluate(&manifest, &files)), vec![]);
+        for info in ours() {
+            let killed = failing(&evaluate_mutant(&manifest, &files, info.mutant));
+            let survivor = SURVIVORS.iter().any(|(m, _, _)| *m == info.mutant);
+            for section in info.sections {
+                let in_section = killed.iter().any(|(s, _)| s == section);
+                assert_eq!(
+                    in_section, !survivor,
+                    "{} in {section}: {killed:?}",
+                    info.id
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_proposal_cases_pass_and_kill_the_survivors() {
+        let (manifest, files) = manifest(true);
+        assert_eq!(failing(&evaluate(&manifest, &files)), vec![]);
+        for (mutant, section, case) in SURVIVORS {
+            let killed = failing(&evaluate_mutant(&manifest, &files, mutant));
+            assert!(
+                killed.contains(&(section.to_owned(), case.to_owned())),
+                "{mutant:?}: {killed:?}"
+            );
+        }
+    }
+}
