@@ -79,7 +79,7 @@ impl Dec {
     }
 
     /// The product, when it stays exact.
-    pub fn mul(self, other: Dec) -> Option<Dec> {
+    pub fn checked_mul(self, other: Dec) -> Option<Dec> {
         Dec::new(
             self.mantissa.checked_mul(other.mantissa)?,
             self.scale.checked_add(other.scale)?,
@@ -179,11 +179,11 @@ mod tests {
     #[test]
     fn products_are_exact_where_doubles_are_not() {
         // 0.1 * 3 is 0.30000000000000004 in binary floating point.
-        assert_eq!(dec("0.1").mul(dec("3")), Some(dec("0.3")));
-        assert_eq!(dec("0.5").mul(dec("9")), Some(dec("4.5")));
+        assert_eq!(dec("0.1").checked_mul(dec("3")), Some(dec("0.3")));
+        assert_eq!(dec("0.5").checked_mul(dec("9")), Some(dec("4.5")));
         assert_eq!(dec("0.5").half(), Some(dec("0.25")));
         let big = Dec::new(u128::MAX / 3, 0).expect("in range");
-        assert_eq!(big.mul(dec("7")), None);
+        assert_eq!(big.checked_mul(dec("7")), None);
     }
 
     #[test]

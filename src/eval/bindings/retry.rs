@@ -34,15 +34,6 @@ pub enum Amount {
     Approx(f64),
 }
 
-impl Amount {
-    pub fn to_f64(self) -> f64 {
-        match self {
-            Amount::Exact(d) => d.to_f64(),
-            Amount::Approx(f) => f,
-        }
-    }
-}
-
 impl std::fmt::Display for Amount {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -55,8 +46,9 @@ impl std::fmt::Display for Amount {
 /// At most this many exact multiplications before giving up on exactness.
 const MAX_STEPS: u64 = 4_096;
 
-/// `start * multiplier^times`, stopping early once it reaches `stop` (the result is then only
-/// known to be at least `stop`, which the caller caps to). `None`: not exact any more.
+/// `start * multiplier^times`, stopping early once a growing value reaches `stop` (the result
+/// is then only known to be at least `stop`, which the caller caps to; a shrinking value is
+/// never stopped). `None`: not exact any more.
 fn grow(start: Dec, multiplier: Dec, times: u64, stop: Option<Dec>) -> Option<Dec> {
     if start.is_zero() || times == 0 || multiplier == Dec::ONE {
         return Some(start);
@@ -64,12 +56,13 @@ fn grow(start: Dec, multiplier: Dec, times: u64, stop: Option<Dec>) -> Option<De
     if multiplier.is_zero() {
         return Some(Dec::ZERO);
     }
+    let stop = stop.filter(|_| multiplier.compare(Dec::ONE).is_gt());
     let mut value = start;
     for step in 0..times {
         if step >= MAX_STEPS {
             return None;
         }
-        value = value.mul(multiplier)?;
+        value = value.checked_mul(multiplier)?;
         if stop.is_some_and(|cap| value.compare(cap).is_ge()) {
             return Some(value);
         }
@@ -97,9 +90,19 @@ pub fn delay(b: &Backoff, n: u64) -> Amount {
             return match grow(Dec::ONE, b.multiplier, exponent, Some(c)) {
                 Some(factor) => b
                     .base
-                    .mul(factor.min(c))
+                    .checked_mul(factor.min(c))
                     .map_or(Amount::Approx(f64::INFINITY), Amount::Exact),
-                None => Amount::Approx(b.base.to_f64() * c.to_f64()),
+                None => {
+                    let factor = approximate(
+                        &Backoff {
+                            base: Dec::ONE,
+                            ..*b
+                        },
+                        exponent,
+                        Some(c),
+                    );
+                    Amount::Approx(b.base.to_f64() * factor)
+                }
             };
         }
     };
@@ -160,6 +163,8 @@ mod tests {
             (3.0, 0.0, 0.0, 1, "3"),
             (3.0, 0.0, 0.0, 2, "0"),
             (8.0, 0.5, 0.0, 4, "1"),
+            (30.0, 0.5, 10.0, 3, "7.5"),
+            (30.0, 0.5, 10.0, 2, "10"),
         ];
         for (base, multiplier, max, n, want) in table {
             match d(base, multiplier, max, n) {
