@@ -49,7 +49,10 @@ pub fn proposed_version(base: &str) -> String {
 pub fn merge_manifest(manifest: &mut Value, overlay: &Value) -> Result<(), Vec<Conflict>> {
     let mut conflicts = Vec::new();
     let Some(sections) = overlay.as_object() else {
-        return Err(vec![conflict("", "the overlay's manifest must be an object of sections")]);
+        return Err(vec![conflict(
+            "",
+            "the overlay's manifest must be an object of sections",
+        )]);
     };
     let Some(target) = manifest.as_object_mut() else {
         return Err(vec![conflict("", "the suite's manifest is not an object")]);
@@ -124,9 +127,15 @@ pub fn merge_files(
             continue;
         }
         if !rel.starts_with("fixtures/") {
-            conflicts.push(conflict(rel, "an overlay holds only manifest.json and fixtures/"));
+            conflicts.push(conflict(
+                rel,
+                "an overlay holds only manifest.json and fixtures/",
+            ));
         } else if merged.insert(rel.clone(), bytes.clone()).is_some() {
-            conflicts.push(conflict(rel, "the suite already has this fixture; a proposal adds new ones"));
+            conflicts.push(conflict(
+                rel,
+                "the suite already has this fixture; a proposal adds new ones",
+            ));
         }
     }
     if !conflicts.is_empty() {
@@ -145,7 +154,10 @@ pub fn merge_files(
     let mut text = serde_json::to_string_pretty(&manifest).expect("a JSON value serialises");
     text.push('\n');
     merged.insert(MANIFEST.to_string(), text.into_bytes());
-    merged.insert(VERSION_FILE.to_string(), format!("{version}\n").into_bytes());
+    merged.insert(
+        VERSION_FILE.to_string(),
+        format!("{version}\n").into_bytes(),
+    );
     Ok(merged)
 }
 
@@ -156,14 +168,18 @@ mod tests {
 
     #[test]
     fn cases_are_appended_and_new_blocks_added() {
-        let mut m = json!({"s": {"cases": [{"name": "a"}], "sub": {"p": 1, "cases": [{"name": "b"}]}}});
+        let mut m =
+            json!({"s": {"cases": [{"name": "a"}], "sub": {"p": 1, "cases": [{"name": "b"}]}}});
         let overlay = json!({
             "s": {"cases": [{"name": "a2"}], "sub": {"p": 1, "cases": [{"name": "b2"}]}, "new": {"cases": []}},
             "t": {"cases": [{"name": "c"}]}
         });
         merge_manifest(&mut m, &overlay).unwrap();
         assert_eq!(m["s"]["cases"], json!([{"name": "a"}, {"name": "a2"}]));
-        assert_eq!(m["s"]["sub"]["cases"], json!([{"name": "b"}, {"name": "b2"}]));
+        assert_eq!(
+            m["s"]["sub"]["cases"],
+            json!([{"name": "b"}, {"name": "b2"}])
+        );
         assert_eq!(m["s"]["new"], json!({"cases": []}));
         assert_eq!(m["t"]["cases"], json!([{"name": "c"}]));
     }
@@ -182,14 +198,20 @@ mod tests {
         assert_eq!(proposed_version("1.8.0"), "1.9.0-proposal");
         let base: BTreeMap<String, Vec<u8>> = [
             ("CONFORMANCE_VERSION", "1.8.0\n"),
-            ("manifest.json", r#"{"conformance_version": "1.8.0", "s": {"cases": []}}"#),
+            (
+                "manifest.json",
+                r#"{"conformance_version": "1.8.0", "s": {"cases": []}}"#,
+            ),
             ("fixtures/a.json", "{}"),
         ]
         .iter()
         .map(|(k, v)| (k.to_string(), v.as_bytes().to_vec()))
         .collect();
         let mut overlay: BTreeMap<String, Vec<u8>> = BTreeMap::new();
-        overlay.insert("manifest.json".into(), br#"{"s": {"cases": [{"name": "x"}]}}"#.to_vec());
+        overlay.insert(
+            "manifest.json".into(),
+            br#"{"s": {"cases": [{"name": "x"}]}}"#.to_vec(),
+        );
         overlay.insert("fixtures/b.json".into(), b"{}".to_vec());
         let merged = merge_files(&base, &overlay).unwrap();
         assert_eq!(merged["CONFORMANCE_VERSION"], b"1.9.0-proposal\n");
@@ -197,6 +219,9 @@ mod tests {
         assert_eq!(m["conformance_version"], "1.9.0-proposal");
         assert!(merged.contains_key("fixtures/b.json"));
         overlay.insert("fixtures/a.json".into(), b"[]".to_vec());
-        assert_eq!(merge_files(&base, &overlay).unwrap_err()[0].at, "fixtures/a.json");
+        assert_eq!(
+            merge_files(&base, &overlay).unwrap_err()[0].at,
+            "fixtures/a.json"
+        );
     }
 }

@@ -1,16 +1,22 @@
-//! SQS delivery delay (broker-bindings §3.4–3.5): `DelaySeconds` on send and the
+//! Amazon SQS delays (broker-bindings §3.4–3.5): `DelaySeconds` on a delayed publish and the
 //! `ChangeMessageVisibility` timeout of a release.
 //!
-//! - standard queue: a delay of 0..=900 s is sent as `DelaySeconds = delay`; above the 900 s cap
-//!   the send is rejected (BabelQueueException);
-//! - FIFO queue: per-message delay is not supported, so any delay > 0 is rejected and a delay of
-//!   0 is sent without `DelaySeconds`;
-//! - release (retry later): the visibility timeout is set to the requested delay.
+//! - standard queue: a delay of 1..=900 s is sent as `DelaySeconds = delay`; above the 900 s
+//!   cap the publish fails (BabelQueueException), it is never shortened or dropped;
+//! - FIFO queue: there is no per-message delay, so a positive delay fails;
+//! - release: the visibility timeout is the requested delay (0 redelivers now), up to the SQS
+//!   maximum of 43200 s.
+//!
+//! A delay of 0 or below on publish, and a release above 43200 s, are not pinned by the
+//! contract: callers keep them out of the model.
 
 use crate::eval::mutants::delay as mutant;
 
 /// The SQS cap on `DelaySeconds`.
 pub const MAX_DELAY_SECONDS: u64 = 900;
+
+/// The SQS maximum visibility timeout (12 h).
+pub const MAX_VISIBILITY_TIMEOUT: u64 = 43_200;
 
 /// The kind of SQS queue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,41 +36,35 @@ impl QueueType {
     }
 }
 
-/// What the transport does with a delayed send.
+/// What the transport does with a delayed publish.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SendOutcome {
-    /// The message is sent; `delay_seconds` is the `DelaySeconds` parameter, `None` when it is
-    /// not set at all.
-    Send { delay_seconds: Option<u64> },
-    /// The transport raises instead of sending.
+    /// One SendMessage carrying `DelaySeconds = delay_seconds`.
+    Send { delay_seconds: u64 },
+    /// The transport raises and sends nothing.
     Reject,
 }
 
-/// The send-side delay rule.
+/// A publish delayed by `delay_seconds` (at least 1) on a `queue_type` queue.
 pub fn send(queue_type: QueueType, delay_seconds: u64) -> SendOutcome {
     match queue_type {
-        QueueType::Standard if delay_seconds <= MAX_DELAY_SECONDS => SendOutcome::Send {
-            delay_seconds: Some(delay_seconds),
-        },
-        QueueType::Standard => match mutant::standard_above_cap(delay_seconds, MAX_DELAY_SECONDS) {
+        QueueType::Fifo if mutant::fifo_sends_delay() => SendOutcome::Send { delay_seconds },
+        QueueType::Fifo => SendOutcome::Reject,
+        QueueType::Standard if delay_seconds <= mutant::cap(MAX_DELAY_SECONDS) => {
+            SendOutcome::Send { delay_seconds }
+        }
+        QueueType::Standard => match mutant::above_cap(delay_seconds, MAX_DELAY_SECONDS) {
             Some(sent) => SendOutcome::Send {
-                delay_seconds: Some(sent),
+                delay_seconds: sent,
             },
             None => SendOutcome::Reject,
         },
-        QueueType::Fifo if delay_seconds == 0 => SendOutcome::Send {
-            delay_seconds: mutant::fifo_sets_zero().then_some(0),
-        },
-        QueueType::Fifo if mutant::fifo_sends_delay() => SendOutcome::Send {
-            delay_seconds: Some(delay_seconds),
-        },
-        QueueType::Fifo => SendOutcome::Reject,
     }
 }
 
-/// The `ChangeMessageVisibility` timeout of a release after `release_delay_seconds`.
-pub fn release_visibility_timeout(release_delay_seconds: u64) -> u64 {
-    release_delay_seconds
+/// The `VisibilityTimeout` of a release after `delay_seconds` (0..=43200).
+pub fn release_visibility_timeout(delay_seconds: u64) -> u64 {
+    mutant::visibility_timeout(delay_seconds, MAX_DELAY_SECONDS)
 }
 
 #[cfg(test)]
@@ -73,39 +73,14 @@ mod tests {
 
     #[test]
     fn send_table() {
+        let send_of = |delay_seconds| SendOutcome::Send { delay_seconds };
         let table = [
-            (
-                QueueType::Standard,
-                30,
-                SendOutcome::Send {
-                    delay_seconds: Some(30),
-                },
-            ),
-            (
-                QueueType::Standard,
-                0,
-                SendOutcome::Send {
-                    delay_seconds: Some(0),
-                },
-            ),
-            (
-                QueueType::Standard,
-                900,
-                SendOutcome::Send {
-                    delay_seconds: Some(900),
-                },
-            ),
+            (QueueType::Standard, 1, send_of(1)),
+            (QueueType::Standard, 900, send_of(900)),
             (QueueType::Standard, 901, SendOutcome::Reject),
             (QueueType::Standard, u64::MAX, SendOutcome::Reject),
-            (QueueType::Fifo, 5, SendOutcome::Reject),
             (QueueType::Fifo, 1, SendOutcome::Reject),
-            (
-                QueueType::Fifo,
-                0,
-                SendOutcome::Send {
-                    delay_seconds: None,
-                },
-            ),
+            (QueueType::Fifo, 30, SendOutcome::Reject),
         ];
         for (queue, delay, want) in table {
             assert_eq!(send(queue, delay), want, "{queue:?} {delay}");
@@ -114,7 +89,7 @@ mod tests {
 
     #[test]
     fn release_table() {
-        for delay in [0, 30, 900, 43_200] {
+        for delay in [0, 30, 900, 901, MAX_VISIBILITY_TIMEOUT] {
             assert_eq!(release_visibility_timeout(delay), delay);
         }
     }

@@ -8,6 +8,7 @@
 
 pub mod backoff;
 pub mod broker_table;
+pub mod decimal;
 pub mod delay;
 pub mod exhaustion;
 pub mod gate;
@@ -17,6 +18,8 @@ pub mod payload;
 pub mod projection;
 pub mod reconcile;
 pub mod redis;
+pub mod redis_delay;
+pub mod retry;
 pub mod settle;
 pub mod traceparent;
 

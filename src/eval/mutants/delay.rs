@@ -1,4 +1,8 @@
-//! SQS delay mutants: the DelaySeconds cap and FIFO queues.
+//! Delay mutants: SQS `DelaySeconds` and release visibility (section `delay`), and the Redis
+//! delayed score `floor(now) + ceil(delay)` (section `redis_delay`).
+//!
+//! Survivor on the real 1.8.0 suite: `redis-delay-whole-milliseconds` (no case has a delay
+//! under half a millisecond above a whole second; `proposal/manifest.json` adds them).
 
 use super::{Mutant, MutantInfo, on};
 
@@ -20,6 +24,14 @@ pub const MUTANTS: &[MutantInfo] = &[
         sections: &["delay"],
     },
     MutantInfo {
+        mutant: Mutant::DelayCapExclusive,
+        id: "delay-cap-exclusive",
+        family: "delay",
+        rule: "a delay of exactly 900 s is sent",
+        habit: "an off-by-one `delay < 900` bound check",
+        sections: &["delay"],
+    },
+    MutantInfo {
         mutant: Mutant::DelayFifoDelaySent,
         id: "delay-fifo-delay-sent",
         family: "delay",
@@ -28,17 +40,66 @@ pub const MUTANTS: &[MutantInfo] = &[
         sections: &["delay"],
     },
     MutantInfo {
-        mutant: Mutant::DelayFifoZeroSet,
-        id: "delay-fifo-zero-set",
+        mutant: Mutant::DelayReleaseCappedAt900,
+        id: "delay-release-capped-at-900",
         family: "delay",
-        rule: "a FIFO send without delay leaves DelaySeconds unset",
-        habit: "always setting DelaySeconds, 0 included (which a FIFO queue refuses)",
+        rule: "a release's visibility timeout is the delay, up to 43200 s",
+        habit: "applying the 900 s DelaySeconds cap to ChangeMessageVisibility too",
         sections: &["delay"],
+    },
+    MutantInfo {
+        mutant: Mutant::RedisDelayCeilOfSum,
+        id: "redis-delay-ceil-of-sum",
+        family: "delay",
+        rule: "the Redis delayed score is floor(now) + ceil(delay)",
+        habit: "ceil(now + delay): rounding the sum instead of each part",
+        sections: &["redis_delay"],
+    },
+    MutantInfo {
+        mutant: Mutant::RedisDelayRoundsNow,
+        id: "redis-delay-rounds-now",
+        family: "delay",
+        rule: "the clock is floored to whole seconds",
+        habit: "round(now) (or an integer conversion that rounds)",
+        sections: &["redis_delay"],
+    },
+    MutantInfo {
+        mutant: Mutant::RedisDelayTruncatesDelay,
+        id: "redis-delay-truncates-delay",
+        family: "delay",
+        rule: "a fractional delay rounds up to whole seconds",
+        habit: "casting the delay to an integer (int(delay))",
+        sections: &["redis_delay"],
+    },
+    MutantInfo {
+        mutant: Mutant::RedisDelayTruncPlusOne,
+        id: "redis-delay-trunc-plus-one",
+        family: "delay",
+        rule: "a whole-second delay is not rounded up",
+        habit: "int(delay) + 1 as a home-made ceiling",
+        sections: &["redis_delay"],
+    },
+    MutantInfo {
+        mutant: Mutant::RedisDelayWholeMilliseconds,
+        id: "redis-delay-whole-milliseconds",
+        family: "delay",
+        rule: "any fraction of a second, however small, rounds the delay up",
+        habit: "holding the delay as whole milliseconds (round(delay * 1000)) before the ceiling",
+        sections: &["redis_delay"],
     },
 ];
 
+/// The largest delay a standard queue sends.
+pub fn cap(cap: u64) -> u64 {
+    if on(Mutant::DelayCapExclusive) {
+        cap - 1
+    } else {
+        cap
+    }
+}
+
 /// The `DelaySeconds` a standard queue sends above the cap (`None`: the send fails).
-pub fn standard_above_cap(delay_seconds: u64, cap: u64) -> Option<u64> {
+pub fn above_cap(delay_seconds: u64, cap: u64) -> Option<u64> {
     if on(Mutant::DelayCapNotEnforced) {
         Some(delay_seconds)
     } else if on(Mutant::DelayClampedToCap) {
@@ -53,7 +114,31 @@ pub fn fifo_sends_delay() -> bool {
     on(Mutant::DelayFifoDelaySent)
 }
 
-/// True when a FIFO send without delay sets `DelaySeconds = 0`.
-pub fn fifo_sets_zero() -> bool {
-    on(Mutant::DelayFifoZeroSet)
+/// The visibility timeout of a release after `delay_seconds`.
+pub fn visibility_timeout(delay_seconds: u64, send_cap: u64) -> u64 {
+    if on(Mutant::DelayReleaseCappedAt900) {
+        delay_seconds.min(send_cap)
+    } else {
+        delay_seconds
+    }
+}
+
+/// The Redis delayed score under the active mutant (`None`: the rule applies). `now` and
+/// `delay` are finite, `delay >= 0`, and both are far below 2^100.
+pub fn redis_score(now: f64, delay: f64) -> Option<i128> {
+    let whole = |x: f64| x as i128;
+    if on(Mutant::RedisDelayCeilOfSum) {
+        Some(whole((now + delay).ceil()))
+    } else if on(Mutant::RedisDelayRoundsNow) {
+        Some(whole(now.round()) + whole(delay.ceil()))
+    } else if on(Mutant::RedisDelayTruncatesDelay) {
+        Some(whole(now.floor()) + whole(delay.trunc()))
+    } else if on(Mutant::RedisDelayTruncPlusOne) {
+        Some(whole(now.floor()) + whole(delay.trunc()) + 1)
+    } else if on(Mutant::RedisDelayWholeMilliseconds) {
+        let millis = whole((delay * 1000.0).round());
+        Some(whole(now.floor()) + (millis + 999) / 1000)
+    } else {
+        None
+    }
 }

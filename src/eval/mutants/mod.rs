@@ -15,8 +15,8 @@
 //! I/O and keeps the evaluator a pure function of its inputs and the active mutant.
 //!
 //! Families (one file each): [`decode`], [`trim`], [`encode`], [`projection`], [`reconcile`],
-//! [`gate`], [`settle`], [`idempotency`], [`payload`], [`delay`], [`backoff`], [`traceparent`],
-//! [`redis`].
+//! [`gate`], [`settle`], [`idempotency`], [`payload`], [`delay`], [`backoff`], [`retry`],
+//! [`traceparent`], [`redis`].
 
 #[cfg(test)]
 mod adequacy_core;
@@ -31,6 +31,7 @@ pub mod payload;
 pub mod projection;
 pub mod reconcile;
 pub mod redis;
+pub mod retry;
 pub mod settle;
 pub mod traceparent;
 pub mod trim;
@@ -115,18 +116,41 @@ pub enum Mutant {
     PayloadLengthUtf8Bytes,
     PayloadLengthUtf16Units,
     PayloadLengthGraphemes,
-    // delay
+    // delay (SQS DelaySeconds, release visibility, the Redis delayed score)
     DelayCapNotEnforced,
     DelayClampedToCap,
+    DelayCapExclusive,
     DelayFifoDelaySent,
-    DelayFifoZeroSet,
-    // backoff
+    DelayReleaseCappedAt900,
+    RedisDelayCeilOfSum,
+    RedisDelayRoundsNow,
+    RedisDelayTruncatesDelay,
+    RedisDelayTruncPlusOne,
+    RedisDelayWholeMilliseconds,
+    // backoff (Kafka retry tiers)
     BackoffLargestTierBelow,
     BackoffClampedToLargestTier,
     BackoffDelayHeaderIsTier,
-    BackoffRepublishMaxPlusOne,
-    BackoffRepublishIgnoresHeader,
+    BackoffDelayedTopicByDelay,
+    BackoffNoTiersUseDefaults,
+    BackoffRetryTierFromNewAttempts,
+    BackoffRetryFailsPastLastTier,
+    BackoffRetryTierFromDelay,
+    BackoffRetryDelayHeaderIsWorkerDelay,
     BackoffBodyAttemptsNotSynced,
+    BackoffTopicZeroBased,
+    BackoffKeyNotForwarded,
+    BackoffDefaultTiersInSeconds,
+    // retry (worker retry backoff formula)
+    RetryBackoffExponentFromZero,
+    RetryBackoffZeroMaxCaps,
+    RetryBackoffCapsBase,
+    RetryBackoffCapsFactor,
+    RetryBackoffFirstRetryUncapped,
+    RetryBackoffWholeSeconds,
+    RetryBackoffInt64Nanoseconds,
+    RetryBackoffEqualJitter,
+    RetryBackoffJitterIgnored,
     // traceparent
     TraceparentFallbackCaseKept,
     TraceparentFallbackDashesKept,
@@ -170,6 +194,7 @@ pub fn catalogue() -> Vec<&'static MutantInfo> {
         payload::MUTANTS,
         delay::MUTANTS,
         backoff::MUTANTS,
+        retry::MUTANTS,
         traceparent::MUTANTS,
         redis::MUTANTS,
     ]
