@@ -200,19 +200,6 @@ fn pointer_mut<'v>(value: &'v mut Value, ptr: &str) -> &'v mut Value {
         .unwrap_or_else(|| panic!("no value at {ptr}"))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Sections whose runners already read the real case shapes; the rest are listed in the
-    /// section files' own tests as they are taught.
-    #[test]
-    fn the_flip_check_catches_flips_in_a_known_section() {
-        assert_section_passes("1.8.0", "payload_schema");
-        assert!(assert_flips_caught("1.8.0", "payload_schema") > 0);
-    }
-}
-
 /// The real 1.8.0 with this project's proposal (`proposal/`: its `manifest.json` overlay and its
 /// `fixtures/`) merged in, as `bqsuite proposal` merges it.
 pub fn with_proposal() -> (Value, BTreeMap<String, String>) {
@@ -239,4 +226,17 @@ pub fn with_proposal() -> (Value, BTreeMap<String, String>) {
         .collect();
     let manifest = serde_json::from_str(&files["manifest.json"]).expect("merged manifest parses");
     (manifest, files)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Sections whose runners already read the real case shapes; the rest are listed in the
+    /// section files' own tests as they are taught.
+    #[test]
+    fn the_flip_check_catches_flips_in_a_known_section() {
+        assert_section_passes("1.8.0", "payload_schema");
+        assert!(assert_flips_caught("1.8.0", "payload_schema") > 0);
+    }
 }

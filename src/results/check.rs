@@ -669,7 +669,7 @@ pub(crate) mod tests {
     pub(crate) fn rules() -> SuiteRules {
         let manifest = json!({
             "conformance_version": "1.5.0",
-            "sections": {"cases": "core", "asb": "asb", "delay": "sqs", "sqs": "sqs"},
+            "sections": {"cases": {"scope": "core"}, "asb": {"scope": "asb"}, "delay": {"scope": "sqs"}, "sqs": {"scope": "sqs"}},
             "exceptions": [{"family": "php", "binding": "asb", "adr": "ADR-0021"}],
             "cases": [{"name": "a"}, {"name": "b"}],
             "asb": {"x": {}},
