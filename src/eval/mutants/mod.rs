@@ -24,6 +24,7 @@ pub mod delay;
 pub mod encode;
 pub mod gate;
 pub mod idempotency;
+pub mod poison;
 pub mod projection;
 pub mod reconcile;
 pub mod redis;
@@ -107,6 +108,29 @@ pub enum Mutant {
     RedisLayoutWithoutPrefix,
     RedisReservedAsProcessing,
     RedisPayloadWrapped,
+    // poison (body classification and the poison DLQ record)
+    PoisonBomSkipped,
+    PoisonNullRootRejected,
+    PoisonKeysCaseInsensitive,
+    PoisonNullMemberRejected,
+    PoisonIntegralFloatAccepted,
+    PoisonInt64Unbounded,
+    PoisonDataNumbersUnchecked,
+    PoisonTypeCheckLastOnly,
+    PoisonNonStringJobFatal,
+    PoisonUrnNonStringFatal,
+    PoisonDuplicateFirstWins,
+    PoisonBlankNoFallback,
+    PoisonBlankSpacesOnly,
+    DlqWrapsEverything,
+    DlqRawEncodingUtf8,
+    DlqReplacementChar,
+    DlqBase64Unpadded,
+    DlqReencodedSplice,
+    DlqNanAccepted,
+    DlqLoneSurrogateAccepted,
+    DlqBomSkipped,
+    DlqExistingDeadLetterSpliced,
 }
 
 /// What a mutant is: its stable id, the rule it breaks, the habit it stands for, and the
@@ -140,6 +164,7 @@ pub fn catalogue() -> Vec<&'static MutantInfo> {
         backoff::MUTANTS,
         traceparent::MUTANTS,
         redis::MUTANTS,
+        poison::MUTANTS,
     ]
     .into_iter()
     .flatten()

@@ -1,0 +1,312 @@
+//! Poison mutants: how a consumer classifies a raw body (`kafka_poison`, `identity_verdict`)
+//! and how it writes the DLQ record of a poison body (`poison_dlq`).
+//!
+//! Survivor on the real 1.8.0 suite (no real case kills it; `PROPOSAL.json` holds the cases
+//! that do): `poison-type-check-last-only`.
+
+use serde_json::{Map, Value};
+
+use super::{Mutant, MutantInfo, on};
+use crate::eval::bindings::poison::{dlq, scan, value};
+
+const BOTH: &[&str] = &["kafka_poison", "identity_verdict"];
+
+pub const MUTANTS: &[MutantInfo] = &[
+    MutantInfo {
+        mutant: Mutant::PoisonBomSkipped,
+        id: "poison-bom-skipped",
+        family: "poison",
+        rule: "a body that starts with a byte order mark is not JSON: it is poison",
+        habit: "a reader that decodes bytes with utf-8-sig / a BOM-sniffing stream reader",
+        sections: BOTH,
+    },
+    MutantInfo {
+        mutant: Mutant::PoisonNullRootRejected,
+        id: "poison-null-root-rejected",
+        family: "poison",
+        rule: "a bare null decodes to an empty envelope: no identity, not a decode error",
+        habit: "if (!(root is object)) throw: null treated like any non-object root",
+        sections: &["kafka_poison"],
+    },
+    MutantInfo {
+        mutant: Mutant::PoisonKeysCaseInsensitive,
+        id: "poison-keys-case-insensitive",
+        family: "poison",
+        rule: "member names are case-sensitive: JOB and Meta are unknown members",
+        habit: "a case-insensitive binder (.NET PropertyNameCaseInsensitive, Go encoding/json field matching)",
+        sections: BOTH,
+    },
+    MutantInfo {
+        mutant: Mutant::PoisonNullMemberRejected,
+        id: "poison-null-member-rejected",
+        family: "poison",
+        rule: "every known member may be null: meta: null or attempts: null is not a type error",
+        habit: "a non-nullable typed field (Kotlin Int, Rust u32 without Option)",
+        sections: BOTH,
+    },
+    MutantInfo {
+        mutant: Mutant::PoisonIntegralFloatAccepted,
+        id: "poison-integral-float-accepted",
+        family: "poison",
+        rule: "an integer member is written without fraction or exponent: 1.0 and 1e3 are poison",
+        habit: "Number.isInteger(value) / value == int(value) on a parsed double",
+        sections: BOTH,
+    },
+    MutantInfo {
+        mutant: Mutant::PoisonInt64Unbounded,
+        id: "poison-int64-unbounded",
+        family: "poison",
+        rule: "an integer member must fit 64 signed bits: 9223372036854775808 is poison",
+        habit: "an arbitrary-precision integer (Python int, BigInteger) taken as is",
+        sections: BOTH,
+    },
+    MutantInfo {
+        mutant: Mutant::PoisonDataNumbersUnchecked,
+        id: "poison-data-numbers-unchecked",
+        family: "poison",
+        rule: "a number inside data must be a finite double: 1e400 is poison",
+        habit: "json.loads reads 1e400 as inf and nothing checks it",
+        sections: BOTH,
+    },
+    MutantInfo {
+        mutant: Mutant::PoisonTypeCheckLastOnly,
+        id: "poison-type-check-last-only",
+        family: "poison",
+        rule: "every occurrence of a repeated known member is type-checked, not only the last",
+        habit: "parse to a map first (last duplicate wins), then type-check the map",
+        // SURVIVOR of the real 1.8.0 suite: killed only by the PROPOSAL.json cases.
+        sections: BOTH,
+    },
+    MutantInfo {
+        mutant: Mutant::PoisonNonStringJobFatal,
+        id: "poison-non-string-job-fatal",
+        family: "poison",
+        rule: "a job that is not a string is ignored (ADR-0032 section 6), never a type error",
+        habit: "a typed decoder with job: string (the pre-1.6.0 table made {\"job\":5} poison)",
+        sections: BOTH,
+    },
+    MutantInfo {
+        mutant: Mutant::PoisonUrnNonStringFatal,
+        id: "poison-urn-non-string-fatal",
+        family: "poison",
+        rule: "a urn that is not a string is ignored, never a type error",
+        habit: "a typed decoder with urn: string",
+        sections: BOTH,
+    },
+    MutantInfo {
+        mutant: Mutant::PoisonDuplicateFirstWins,
+        id: "poison-duplicate-first-wins",
+        family: "poison",
+        rule: "the last of a repeated top-level key wins before the identity rule applies",
+        habit: "a streaming reader that keeps the first value it meets",
+        sections: BOTH,
+    },
+    MutantInfo {
+        mutant: Mutant::PoisonBlankNoFallback,
+        id: "poison-blank-job-no-fallback",
+        family: "poison",
+        rule: "a blank string job falls back to urn",
+        habit: "job is a string, so it is the identity; blank means none, without looking at urn",
+        sections: BOTH,
+    },
+    MutantInfo {
+        mutant: Mutant::PoisonBlankSpacesOnly,
+        id: "poison-blank-spaces-only",
+        family: "poison",
+        rule: "blank is empty or ASCII whitespace only: \" \\t\" is blank",
+        habit: "job.strip(' ') / trim(' ') that only removes spaces",
+        sections: &["identity_verdict"],
+    },
+    MutantInfo {
+        mutant: Mutant::DlqWrapsEverything,
+        id: "dlq-wraps-everything",
+        family: "poison",
+        rule: "a strict object body is spliced (the body plus dead_letter), not wrapped",
+        habit: "always {\"raw\": body}: simplest writer, loses the object shape",
+        sections: &["poison_dlq"],
+    },
+    MutantInfo {
+        mutant: Mutant::DlqRawEncodingUtf8,
+        id: "dlq-raw-encoding-utf8",
+        family: "poison",
+        rule: "raw_encoding is omitted for a text raw, never written as utf8",
+        habit: "always writing the encoding field, with its default value",
+        sections: &["poison_dlq"],
+    },
+    MutantInfo {
+        mutant: Mutant::DlqReplacementChar,
+        id: "dlq-replacement-char",
+        family: "poison",
+        rule: "bytes that are not UTF-8 are base64 with raw_encoding, never U+FFFD-substituted",
+        habit: "bytes.decode('utf-8', 'replace') / new String(bytes, UTF_8)",
+        sections: &["poison_dlq"],
+    },
+    MutantInfo {
+        mutant: Mutant::DlqBase64Unpadded,
+        id: "dlq-base64-unpadded",
+        family: "poison",
+        rule: "raw base64 is the standard padded alphabet (RFC 4648 section 4)",
+        habit: "base64.RawStdEncoding / a no-padding encoder",
+        sections: &["poison_dlq"],
+    },
+    MutantInfo {
+        mutant: Mutant::DlqReencodedSplice,
+        id: "dlq-reencoded-splice",
+        family: "poison",
+        rule: "a splice is byte-level: 1e400 and both of two repeated members stay verbatim",
+        habit: "parse the body, add dead_letter, serialize again",
+        sections: &["poison_dlq"],
+    },
+    MutantInfo {
+        mutant: Mutant::DlqNanAccepted,
+        id: "dlq-nan-accepted",
+        family: "poison",
+        rule: "an object with NaN / Infinity literals is not strict JSON: it is wrapped",
+        habit: "Python json.loads, which reads NaN and Infinity by default",
+        sections: &["poison_dlq"],
+    },
+    MutantInfo {
+        mutant: Mutant::DlqLoneSurrogateAccepted,
+        id: "dlq-lone-surrogate-accepted",
+        family: "poison",
+        rule: "an object with an unpaired surrogate escape is wrapped",
+        habit: "a parser that keeps lone surrogates (Python json, JavaScript JSON.parse)",
+        sections: &["poison_dlq"],
+    },
+    MutantInfo {
+        mutant: Mutant::DlqBomSkipped,
+        id: "dlq-bom-skipped",
+        family: "poison",
+        rule: "a body with a leading BOM is wrapped as it is",
+        habit: "a reader that drops the BOM before parsing (utf-8-sig)",
+        sections: &["poison_dlq"],
+    },
+    MutantInfo {
+        mutant: Mutant::DlqExistingDeadLetterSpliced,
+        id: "dlq-existing-dead-letter-spliced",
+        family: "poison",
+        rule: "an object that already has a top-level dead_letter is wrapped, not spliced",
+        habit: "splice anyway (two dead_letter members, or the old one overwritten)",
+        sections: &["poison_dlq"],
+    },
+];
+
+/// The body text the classifier reads: without a leading BOM under the mutant.
+pub fn bom_skipped(text: &str) -> &str {
+    skip_bom(text, Mutant::PoisonBomSkipped)
+}
+
+/// The body text the DLQ writer reads: without a leading BOM under the mutant.
+pub fn dlq_bom_skipped(text: &str) -> &str {
+    skip_bom(text, Mutant::DlqBomSkipped)
+}
+
+fn skip_bom(text: &str, mutant: Mutant) -> &str {
+    if on(mutant) {
+        text.strip_prefix('\u{FEFF}').unwrap_or(text)
+    } else {
+        text
+    }
+}
+
+/// Whether a member spelled `found` is the known member `known`.
+pub fn same_name(found: &str, known: &str) -> bool {
+    if on(Mutant::PoisonKeysCaseInsensitive) {
+        found.eq_ignore_ascii_case(known)
+    } else {
+        found == known
+    }
+}
+
+/// Whether an integer member written as `lexeme` is accepted (`rule` is the contract's test).
+pub fn integer_accepted(lexeme: &str, rule: fn(&str) -> bool) -> bool {
+    if on(Mutant::PoisonIntegralFloatAccepted) {
+        let v = lexeme.parse::<f64>().unwrap_or(f64::NAN);
+        v.fract() == 0.0 && v.abs() < 9.3e18
+    } else if on(Mutant::PoisonInt64Unbounded) {
+        !lexeme.contains(['.', 'e', 'E'])
+    } else {
+        rule(lexeme)
+    }
+}
+
+/// Whether a string identity is blank (`rule` is the contract's test).
+pub fn blank(s: &str, rule: fn(&str) -> bool) -> bool {
+    if on(Mutant::PoisonBlankSpacesOnly) {
+        s.chars().all(|c| c == ' ')
+    } else {
+        rule(s)
+    }
+}
+
+/// Whether a non-string `name` (`job` or `urn`) is a decode error under the active mutant.
+pub fn non_string_identity_fatal(name: &str) -> bool {
+    match name {
+        "job" => on(Mutant::PoisonNonStringJobFatal),
+        _ => on(Mutant::PoisonUrnNonStringFatal),
+    }
+}
+
+/// The wrapper of bytes that are not UTF-8.
+pub fn undecodable_raw(bytes: &[u8]) -> Map<String, Value> {
+    if on(Mutant::DlqReplacementChar) {
+        let mut raw = Map::new();
+        let text = String::from_utf8_lossy(bytes).into_owned();
+        raw.insert("raw".into(), Value::String(text));
+        return raw;
+    }
+    let mut raw = dlq::base64_wrapper(bytes);
+    if on(Mutant::DlqBase64Unpadded) {
+        if let Some(Value::String(s)) = raw.get_mut("raw") {
+            s.truncate(s.trim_end_matches('=').len());
+        }
+    }
+    raw
+}
+
+/// Adds the encoding field to a text wrapper under the mutant.
+pub fn text_raw_encoding(raw: &mut Map<String, Value>) {
+    if on(Mutant::DlqRawEncodingUtf8) {
+        raw.insert("raw_encoding".into(), Value::String("utf8".into()));
+    }
+}
+
+/// Under the mutant, the body with `NaN` / `Infinity` read as numbers (here: replaced by 0).
+pub fn non_finite_literals_read(text: &str) -> Option<String> {
+    on(Mutant::DlqNanAccepted).then(|| {
+        text.replace("-Infinity", "0")
+            .replace("Infinity", "0")
+            .replace("NaN", "0")
+    })
+}
+
+/// Under the mutant, the record a re-encoding writer makes: the body parsed (numbers as
+/// doubles, 1e400 becoming null; a repeated member keeping its last value) plus dead_letter.
+/// A body its parser cannot read (nesting beyond its limit) is left to the splice.
+pub fn reencoded_splice(text: &str, block_text: &str) -> Option<String> {
+    if !on(Mutant::DlqReencodedSplice) {
+        return None;
+    }
+    let doc = scan::scan(text).ok()?;
+    if doc.max_depth > dlq::DEPTH_LIMIT {
+        return None;
+    }
+    let mut replaced = String::new();
+    let mut last = 0;
+    for (i, node) in doc.nodes.iter().enumerate() {
+        if node.kind == scan::Kind::Number && doc.source(i).parse::<serde_json::Number>().is_err() {
+            replaced.push_str(&text[last..node.start]);
+            replaced.push_str("null");
+            last = node.end;
+        }
+    }
+    replaced.push_str(&text[last..]);
+    let reread = scan::scan(&replaced).ok()?;
+    let mut object = match value::to_value(&reread)? {
+        Value::Object(map) => map,
+        _ => return None,
+    };
+    let block: Value = serde_json::from_str(block_text).ok()?;
+    object.insert("dead_letter".into(), block);
+    Some(Value::Object(object).to_string())
+}
