@@ -122,6 +122,7 @@ pub enum Mutant {
     PoisonDuplicateFirstWins,
     PoisonBlankNoFallback,
     PoisonBlankSpacesOnly,
+    PoisonSchemaVersionGated,
     DlqWrapsEverything,
     DlqRawEncodingUtf8,
     DlqReplacementChar,
@@ -131,6 +132,9 @@ pub enum Mutant {
     DlqLoneSurrogateAccepted,
     DlqBomSkipped,
     DlqExistingDeadLetterSpliced,
+    DlqWhitespaceWrapped,
+    DlqKeySurrogateUnchecked,
+    DlqNestedDeadLetterWrapped,
 }
 
 /// What a mutant is: its stable id, the rule it breaks, the habit it stands for, and the

@@ -118,6 +118,14 @@ pub const MUTANTS: &[MutantInfo] = &[
         sections: &["identity_verdict"],
     },
     MutantInfo {
+        mutant: Mutant::PoisonSchemaVersionGated,
+        id: "poison-schema-version-gated",
+        family: "poison",
+        rule: "the decoder does not gate on meta.schema_version: 2 decodes (the gate is separate)",
+        habit: "folding the schema-version check into the body decoder",
+        sections: &["kafka_poison"],
+    },
+    MutantInfo {
         mutant: Mutant::DlqWrapsEverything,
         id: "dlq-wraps-everything",
         family: "poison",
@@ -189,7 +197,87 @@ pub const MUTANTS: &[MutantInfo] = &[
         habit: "splice anyway (two dead_letter members, or the old one overwritten)",
         sections: &["poison_dlq"],
     },
+    MutantInfo {
+        mutant: Mutant::DlqWhitespaceWrapped,
+        id: "dlq-whitespace-wrapped",
+        family: "poison",
+        rule: "JSON whitespace around the object does not stop the splice",
+        habit: "body.startsWith(\"{\") && body.endsWith(\"}\") as the object test",
+        sections: &["poison_dlq"],
+    },
+    MutantInfo {
+        mutant: Mutant::DlqKeySurrogateUnchecked,
+        id: "dlq-key-surrogate-unchecked",
+        family: "poison",
+        rule: "an unpaired surrogate escape in a member name also forces the wrapper",
+        habit: "walking the parsed values for lone surrogates, never the keys",
+        sections: &["poison_dlq"],
+    },
+    MutantInfo {
+        mutant: Mutant::DlqNestedDeadLetterWrapped,
+        id: "dlq-nested-dead-letter-wrapped",
+        family: "poison",
+        rule: "only a TOP-LEVEL dead_letter member forces the wrapper; a nested one is spliced",
+        habit: "text.contains(\"\\\"dead_letter\\\"\") / a recursive key search",
+        // SURVIVOR of the real 1.8.0 suite: killed only by the PROPOSAL.json case.
+        sections: &["poison_dlq"],
+    },
 ];
+
+/// Under the mutant, a meta.schema_version other than 1 makes the body poison.
+pub fn schema_version_gated(doc: &scan::Doc<'_>) -> bool {
+    if !on(Mutant::PoisonSchemaVersionGated) {
+        return false;
+    }
+    let last = |at: usize, name: &str| {
+        let members = doc.members(at);
+        members
+            .iter()
+            .rev()
+            .find(|(n, _)| n.text == name)
+            .map(|(_, v)| *v)
+    };
+    last(0, "meta")
+        .and_then(|m| last(m, "schema_version"))
+        .is_some_and(|v| doc.nodes[v].kind == scan::Kind::Number && doc.source(v) != "1")
+}
+
+/// Under the mutant, a body with JSON whitespace around it is not taken as an object.
+pub fn whitespace_wrapped(text: &str) -> bool {
+    on(Mutant::DlqWhitespaceWrapped) && !(text.starts_with('{') && text.ends_with('}'))
+}
+
+/// Whether the DLQ writer sees an unpaired surrogate escape in `doc`.
+pub fn lone_surrogate_seen(doc: &scan::Doc<'_>) -> bool {
+    if on(Mutant::DlqLoneSurrogateAccepted) {
+        return false;
+    }
+    if on(Mutant::DlqKeySurrogateUnchecked) {
+        return doc.nodes.iter().any(|n| {
+            matches!(
+                n.kind,
+                scan::Kind::String {
+                    lone_surrogate: true,
+                    ..
+                }
+            )
+        });
+    }
+    doc.has_lone_surrogate()
+}
+
+/// Whether the DLQ writer finds a `dead_letter` member that forces the wrapper.
+pub fn dead_letter_seen(doc: &scan::Doc<'_>) -> bool {
+    if on(Mutant::DlqExistingDeadLetterSpliced) {
+        return false;
+    }
+    let named =
+        |members: &[(scan::Name, usize)]| members.iter().any(|(n, _)| n.text == "dead_letter");
+    if on(Mutant::DlqNestedDeadLetterWrapped) {
+        return (0..doc.nodes.len()).any(|i| named(doc.members(i)));
+    }
+    named(doc.members(0))
+}
 
 /// The body text the classifier reads: without a leading BOM under the mutant.
 pub fn bom_skipped(text: &str) -> &str {
@@ -309,4 +397,130 @@ pub fn reencoded_splice(text: &str, block_text: &str) -> Option<String> {
     let block: Value = serde_json::from_str(block_text).ok()?;
     object.insert("dead_letter".into(), block);
     Some(Value::Object(object).to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{BTreeMap, BTreeSet};
+
+    use serde_json::{Map, Value};
+
+    use super::MUTANTS;
+    use crate::eval::outcome::Verdict;
+    use crate::eval::realkit::release;
+    use crate::eval::{evaluate, evaluate_mutant};
+
+    const SECTIONS: [&str; 3] = ["kafka_poison", "identity_verdict", "poison_dlq"];
+
+    /// The real 1.8.0 manifest cut down to the poison sections.
+    fn poison_sections(manifest: &Value) -> Value {
+        let mut cut = Map::new();
+        for s in SECTIONS {
+            cut.insert(s.to_string(), manifest[s].clone());
+        }
+        Value::Object(cut)
+    }
+
+    /// For each mutant of the family, the sections in which a case the reference passes fails.
+    pub(super) fn killing_sections(
+        manifest: &Value,
+        files: &BTreeMap<String, String>,
+    ) -> BTreeMap<&'static str, BTreeSet<String>> {
+        let baseline = evaluate(manifest, files);
+        assert!(baseline.iter().all(|o| o.verdict == Verdict::Pass));
+        MUTANTS
+            .iter()
+            .map(|info| {
+                let kills = evaluate_mutant(manifest, files, info.mutant)
+                    .into_iter()
+                    .filter(|o| o.verdict != Verdict::Pass)
+                    .map(|o| o.section)
+                    .collect();
+                (info.id, kills)
+            })
+            .collect()
+    }
+
+    /// Mutants no real 1.8.0 case kills in these sections (findings; PROPOSAL.json kills them).
+    const SURVIVORS: &[(&str, &[&str])] = &[
+        (
+            "poison-type-check-last-only",
+            &["kafka_poison", "identity_verdict"],
+        ),
+        ("poison-integral-float-accepted", &["identity_verdict"]),
+        ("poison-int64-unbounded", &["identity_verdict"]),
+        ("poison-data-numbers-unchecked", &["identity_verdict"]),
+        ("dlq-nested-dead-letter-wrapped", &["poison_dlq"]),
+    ];
+
+    fn survives_in(id: &str) -> &'static [&'static str] {
+        SURVIVORS
+            .iter()
+            .find(|(s, _)| *s == id)
+            .map_or(&[], |(_, sections)| sections)
+    }
+
+    #[test]
+    fn each_mutant_is_killed_in_each_section_it_names_except_the_survivors() {
+        let (manifest, files) = release("1.8.0");
+        let kills = killing_sections(&poison_sections(&manifest), &files);
+        for info in MUTANTS {
+            let killed = &kills[info.id];
+            for s in info.sections {
+                let survives = survives_in(info.id).contains(s);
+                assert_eq!(!killed.contains(*s), survives, "{} in `{s}`", info.id);
+            }
+        }
+    }
+
+    /// The real 1.8.0 poison sections with the PROPOSAL.json cases appended.
+    fn with_proposal(manifest: &Value) -> (Value, BTreeSet<String>) {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("PROPOSAL.json");
+        let text = std::fs::read_to_string(path).expect("PROPOSAL.json");
+        let overlay: Value = serde_json::from_str(&text).expect("PROPOSAL.json parses");
+        let mut merged = poison_sections(manifest);
+        let mut names = BTreeSet::new();
+        for (section, block) in overlay.as_object().expect("an object") {
+            let cases = merged[section.as_str()]["cases"]
+                .as_array_mut()
+                .expect("a section with cases");
+            for case in block["cases"].as_array().expect("cases") {
+                let name = case["name"].as_str().expect("a name");
+                assert!(
+                    cases.iter().all(|c| c["name"] != name),
+                    "`{name}` is already in `{section}`"
+                );
+                names.insert(format!("{section}/{name}"));
+                cases.push(case.clone());
+            }
+        }
+        (merged, names)
+    }
+
+    #[test]
+    fn the_proposal_passes_and_kills_every_survivor_where_it_survives() {
+        let (manifest, files) = release("1.8.0");
+        let (merged, proposed) = with_proposal(&manifest);
+        assert!(
+            evaluate(&merged, &files)
+                .iter()
+                .all(|o| o.verdict == Verdict::Pass)
+        );
+        for (id, sections) in SURVIVORS {
+            let info = MUTANTS.iter().find(|m| m.id == *id).expect("catalogued");
+            let killers: BTreeSet<String> = evaluate_mutant(&merged, &files, info.mutant)
+                .into_iter()
+                .filter(|o| o.verdict != Verdict::Pass)
+                .map(|o| format!("{}/{}", o.section, o.id))
+                .collect();
+            for s in *sections {
+                assert!(
+                    killers
+                        .iter()
+                        .any(|k| k.starts_with(&format!("{s}/")) && proposed.contains(k)),
+                    "{id} is not killed by a proposed `{s}` case: {killers:?}"
+                );
+            }
+        }
+    }
 }

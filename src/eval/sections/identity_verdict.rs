@@ -32,7 +32,27 @@ fn run_case(c: &Case<'_>) -> Step<()> {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
+    use crate::eval::outcome::Verdict;
     use crate::eval::realkit::{assert_flips_caught, assert_section_passes};
+    use crate::eval::sections::kafka_poison::tests::verdict;
+
+    #[test]
+    fn no_identity_is_poison_here() {
+        let case = |body: &str, expect: &str| json!({"name": "c", "body": body, "expect": expect});
+        let run = |body, expect| verdict("identity_verdict", case(body, expect));
+        assert_eq!(run("{\"job\":5}", "poison"), Verdict::Pass);
+        assert!(matches!(
+            run("{\"job\":5}", "no_identity"),
+            Verdict::Mismatch(_)
+        ));
+        assert_eq!(run("{\"job\":5,\"urn\":\"urn:x\"}", "ok"), Verdict::Pass);
+        assert!(matches!(
+            run("{\"job\":\"urn:x\",\"data\":[]}", "ok"),
+            Verdict::Mismatch(_)
+        ));
+    }
 
     const VERSIONS: [&str; 2] = ["1.7.0", "1.8.0"];
 

@@ -211,7 +211,88 @@ fn strings(c: &Case<'_>, expect: &Map<String, Value>, field: &str) -> Step<Vec<S
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
+    use serde_json::{Value, json};
+
+    use crate::eval::outcome::Verdict;
     use crate::eval::realkit::{assert_flips_caught, assert_section_passes};
+    use crate::suite::ids::section_cases;
+
+    /// The verdict on one case, in a section with `original_queue` `orders`.
+    fn verdict(case: Value) -> Verdict {
+        let block = json!({"original_queue": "orders", "cases": [case]});
+        let cases = section_cases("poison_dlq", &block);
+        super::run(&cases[0], &block, &BTreeMap::<String, String>::new())
+    }
+
+    fn mismatch_at(case: Value) -> String {
+        match verdict(case) {
+            Verdict::Mismatch(m) => m.pointer,
+            other => panic!("expected a mismatch, got {other:?}"),
+        }
+    }
+
+    fn overflow(literals: Value, keys: Value) -> Value {
+        let body = r#"{"job":"urn:x","job":5,"data":{"n":1e400}}"#;
+        json!({"name": "c", "body": body, "expect": {
+            "shape": "splice_or_wrapper",
+            "record": {"raw": body},
+            "splice_literals": literals,
+            "splice_keys": keys,
+        }})
+    }
+
+    #[test]
+    fn splice_literals_must_be_in_the_splice_and_pin_every_lossy_part() {
+        let all = json!([r#""job":"urn:x""#, r#""job":5"#, "1e400"]);
+        assert_eq!(
+            verdict(overflow(all, json!(["data", "job"]))),
+            Verdict::Pass
+        );
+        let partial = json!([r#""job":"urn:x""#, "1e400"]);
+        let at = mismatch_at(overflow(partial, json!(["job", "data"])));
+        assert_eq!(at, "/poison_dlq/cases/0/expect/splice_literals");
+        let foreign = json!(["1e400", r#""job":"urn:x""#, r#""job":5"#, "2e400"]);
+        let at = mismatch_at(overflow(foreign, json!(["job", "data"])));
+        assert_eq!(at, "/poison_dlq/cases/0/expect/splice_literals/3");
+        let all = json!([r#""job":"urn:x""#, r#""job":5"#, "1e400"]);
+        let at = mismatch_at(overflow(all, json!(["job"])));
+        assert_eq!(at, "/poison_dlq/cases/0/expect/splice_keys");
+    }
+
+    #[test]
+    fn records_compare_as_parsed_json_and_raw_encoding_must_match() {
+        let ok = json!({"name": "c", "body": "{\"b\":1.0,\"a\":[2]}",
+            "expect": {"shape": "splice", "record": {"a": [2.0], "b": 1}}});
+        assert_eq!(verdict(ok), Verdict::Pass);
+        let utf8 = json!({"name": "c", "body": "x",
+            "expect": {"shape": "wrapper", "record": {"raw": "x", "raw_encoding": "utf8"}}});
+        assert_eq!(mismatch_at(utf8), "/poison_dlq/cases/0/expect/record");
+        let listed = json!({"name": "c", "body": "{}",
+            "expect": {"shape": "splice", "record": {}, "splice_keys": []}});
+        assert_eq!(
+            mismatch_at(listed),
+            "/poison_dlq/cases/0/expect/splice_keys"
+        );
+    }
+
+    #[test]
+    fn odd_cases_are_malformed() {
+        for case in [
+            json!({"name": "c", "expect": {"shape": "wrapper", "record": {"raw": ""}}}),
+            json!({"name": "c", "body": "", "body_base64": "", "expect": {"shape": "wrapper"}}),
+            json!({"name": "c", "body_base64": "/w", "expect": {"shape": "wrapper"}}),
+            json!({"name": "c", "body": "x", "expect": "wrapper"}),
+            json!({"name": "c", "body": "x", "expect": {"shape": 1}}),
+            json!({"name": "c", "body": "x", "expect": {"shape": "wrapper"}}),
+        ] {
+            assert!(
+                matches!(verdict(case.clone()), Verdict::Malformed { .. }),
+                "{case}"
+            );
+        }
+    }
 
     const VERSIONS: [&str; 3] = ["1.6.0", "1.7.0", "1.8.0"];
 

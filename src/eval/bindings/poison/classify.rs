@@ -123,6 +123,9 @@ pub fn classify(bytes: &[u8]) -> Classified {
     if let Err(why) = check_object(&doc, 0, TOP, "") {
         return poison(why);
     }
+    if mutant::schema_version_gated(&doc) {
+        return poison("meta.schema_version is not 1");
+    }
     for name in ["job", "urn"] {
         let typed = mutant::non_string_identity_fatal(name);
         if typed
@@ -138,7 +141,7 @@ pub fn classify(bytes: &[u8]) -> Classified {
 
 /// The members of the object at `at` that `name` selects under the active mutant: every
 /// occurrence, or only the last one.
-fn occurrences<'d>(doc: &'d Doc<'_>, at: usize, name: &str) -> Vec<usize> {
+fn occurrences(doc: &Doc<'_>, at: usize, name: &str) -> Vec<usize> {
     let all: Vec<usize> = doc
         .members(at)
         .iter()
@@ -227,19 +230,17 @@ fn identity(doc: &Doc<'_>) -> Classified {
             all.last()
         };
         let Some(&value) = chosen else { continue };
-        match &doc.nodes[value].kind {
-            Kind::String { value: s, .. } => {
-                if !mutant::blank(s, is_ascii_blank) {
-                    return Classified {
-                        verdict: BodyVerdict::Ok,
-                        why: format!("identity from `{name}`"),
-                    };
-                }
-                if name == "job" && on(Mutant::PoisonBlankNoFallback) {
-                    break;
-                }
+        // A value that is not a string is ignored.
+        if let Kind::String { value: s, .. } = &doc.nodes[value].kind {
+            if !mutant::blank(s, is_ascii_blank) {
+                return Classified {
+                    verdict: BodyVerdict::Ok,
+                    why: format!("identity from `{name}`"),
+                };
             }
-            _ => {}
+            if name == "job" && on(Mutant::PoisonBlankNoFallback) {
+                break;
+            }
         }
     }
     Classified {

@@ -87,12 +87,14 @@ pub fn analyse(bytes: &[u8]) -> Analysis<'_> {
     if !matches!(doc.root().kind, Kind::Object(_)) {
         return wrapped(raw, "JSON that is not an object");
     }
-    if doc.has_lone_surrogate() && !on(Mutant::DlqLoneSurrogateAccepted) {
+    if mutant::lone_surrogate_seen(&doc) {
         return wrapped(raw, "an unpaired surrogate escape");
     }
-    let has_dead_letter = doc.members(0).iter().any(|(n, _)| n.text == "dead_letter");
-    if has_dead_letter && !on(Mutant::DlqExistingDeadLetterSpliced) {
+    if mutant::dead_letter_seen(&doc) {
         return wrapped(raw, "a top-level dead_letter member");
+    }
+    if mutant::whitespace_wrapped(text) {
+        return wrapped(raw, "not an object");
     }
     if on(Mutant::DlqWrapsEverything) {
         return wrapped(raw, "every body is wrapped");
