@@ -15,7 +15,7 @@
 //! I/O and keeps the evaluator a pure function of its inputs and the active mutant.
 //!
 //! Families (one file each): [`decode`], [`trim`], [`encode`], [`projection`], [`reconcile`],
-//! [`gate`], [`idempotency`], [`delay`], [`backoff`], [`traceparent`], [`redis`].
+//! [`gate`], [`idempotency`], [`delay`], [`backoff`], [`traceparent`], [`redis`], [`poison`].
 
 pub mod assess;
 pub mod backoff;

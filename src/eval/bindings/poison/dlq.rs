@@ -197,7 +197,7 @@ pub fn splice(text: &str, block_text: &str) -> String {
     if inner.is_empty() {
         return format!("{{\"dead_letter\":{block_text}}}");
     }
-    let open = &object[..object.len() - 1];
+    let open = object.get(..object.len() - 1).unwrap_or(object);
     format!("{open},\"dead_letter\":{block_text}}}")
 }
 
@@ -266,5 +266,54 @@ mod tests {
             .map(|&(s, e)| &text[s..e])
             .collect();
         assert_eq!(spans, [r#""job":"a""#, "1e400", r#""job":5"#]);
+    }
+
+    mod never_panics {
+        use proptest::prelude::*;
+
+        use super::super::{analyse, dead_letter_block, write_record};
+        use crate::eval::bindings::poison::classify::classify;
+        use crate::eval::bindings::poison::scan::scan;
+
+        /// Bodies built from the characters the rules care about, plus arbitrary bytes.
+        fn body() -> impl Strategy<Value = Vec<u8>> {
+            let pieces = prop::sample::select(vec![
+                "{",
+                "}",
+                "[",
+                "]",
+                ",",
+                ":",
+                "\"",
+                "job",
+                "urn",
+                "dead_letter",
+                "\\ud800",
+                "\\udc00",
+                "\\u0041",
+                "1e400",
+                "-0",
+                "1.5",
+                "9223372036854775808",
+                "null",
+                "NaN",
+                " ",
+                "\t",
+                "\u{feff}",
+                "\\",
+            ]);
+            let text = prop::collection::vec(pieces, 0..24).prop_map(|p| p.concat().into_bytes());
+            prop_oneof![text, prop::collection::vec(any::<u8>(), 0..24)]
+        }
+
+        proptest! {
+            #[test]
+            fn scan_classify_and_write_never_panic(bytes in body()) {
+                let _ = classify(&bytes);
+                let analysis = analyse(&bytes);
+                let record = write_record(&analysis, &dead_letter_block("orders"));
+                prop_assert!(scan(&record).is_ok(), "{record}");
+            }
+        }
     }
 }
