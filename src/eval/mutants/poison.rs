@@ -1,8 +1,12 @@
 //! Poison mutants: how a consumer classifies a raw body (`kafka_poison`, `identity_verdict`)
 //! and how it writes the DLQ record of a poison body (`poison_dlq`).
 //!
-//! Survivor on the real 1.8.0 suite (no real case kills it; `PROPOSAL.json` holds the cases
-//! that do): `poison-type-check-last-only`.
+//! Survivors of the real 1.8.0 suite (`PROPOSAL.json` holds the cases that kill them):
+//! - `poison-type-check-last-only` and `dlq-nested-dead-letter-wrapped`: no real case kills them;
+//! - `poison-integral-float-accepted`, `poison-int64-unbounded`, `poison-data-numbers-unchecked`:
+//!   killed in `kafka_poison` but not in `identity_verdict`, whose only wrongly typed bodies
+//!   with a valid identity are a string `attempts` and an array `data` (without an identity
+//!   the body is poison either way), so an SDK outside Kafka with these habits passes.
 
 use serde_json::{Map, Value};
 
@@ -50,6 +54,7 @@ pub const MUTANTS: &[MutantInfo] = &[
         family: "poison",
         rule: "an integer member is written without fraction or exponent: 1.0 and 1e3 are poison",
         habit: "Number.isInteger(value) / value == int(value) on a parsed double",
+        // SURVIVOR in identity_verdict on the real 1.8.0 (killed in kafka_poison).
         sections: BOTH,
     },
     MutantInfo {
@@ -58,6 +63,7 @@ pub const MUTANTS: &[MutantInfo] = &[
         family: "poison",
         rule: "an integer member must fit 64 signed bits: 9223372036854775808 is poison",
         habit: "an arbitrary-precision integer (Python int, BigInteger) taken as is",
+        // SURVIVOR in identity_verdict on the real 1.8.0 (killed in kafka_poison).
         sections: BOTH,
     },
     MutantInfo {
@@ -66,6 +72,7 @@ pub const MUTANTS: &[MutantInfo] = &[
         family: "poison",
         rule: "a number inside data must be a finite double: 1e400 is poison",
         habit: "json.loads reads 1e400 as inf and nothing checks it",
+        // SURVIVOR in identity_verdict on the real 1.8.0 (killed in kafka_poison).
         sections: BOTH,
     },
     MutantInfo {
