@@ -15,6 +15,7 @@ pub mod gate;
 pub mod harness;
 pub mod idempotency;
 pub mod payload;
+pub mod poison;
 pub mod projection;
 pub mod reconcile;
 pub mod redis;

@@ -16,7 +16,7 @@
 //!
 //! Families (one file each): [`decode`], [`trim`], [`encode`], [`projection`], [`reconcile`],
 //! [`gate`], [`settle`], [`idempotency`], [`payload`], [`delay`], [`backoff`], [`retry`],
-//! [`traceparent`], [`redis`].
+//! [`traceparent`], [`redis`], [`poison`].
 
 #[cfg(test)]
 mod adequacy_core;
@@ -28,6 +28,7 @@ pub mod encode;
 pub mod gate;
 pub mod idempotency;
 pub mod payload;
+pub mod poison;
 pub mod projection;
 pub mod reconcile;
 pub mod redis;
@@ -161,6 +162,33 @@ pub enum Mutant {
     RedisLayoutWithoutPrefix,
     RedisReservedAsProcessing,
     RedisPayloadWrapped,
+    // poison (body classification and the poison DLQ record)
+    PoisonBomSkipped,
+    PoisonNullRootRejected,
+    PoisonKeysCaseInsensitive,
+    PoisonNullMemberRejected,
+    PoisonIntegralFloatAccepted,
+    PoisonInt64Unbounded,
+    PoisonDataNumbersUnchecked,
+    PoisonTypeCheckLastOnly,
+    PoisonNonStringJobFatal,
+    PoisonUrnNonStringFatal,
+    PoisonDuplicateFirstWins,
+    PoisonBlankNoFallback,
+    PoisonBlankSpacesOnly,
+    PoisonSchemaVersionGated,
+    DlqWrapsEverything,
+    DlqRawEncodingUtf8,
+    DlqReplacementChar,
+    DlqBase64Unpadded,
+    DlqReencodedSplice,
+    DlqNanAccepted,
+    DlqLoneSurrogateAccepted,
+    DlqBomSkipped,
+    DlqExistingDeadLetterSpliced,
+    DlqWhitespaceWrapped,
+    DlqKeySurrogateUnchecked,
+    DlqNestedDeadLetterWrapped,
 }
 
 /// What a mutant is: its stable id, the rule it breaks, the habit it stands for, and the
@@ -197,6 +225,7 @@ pub fn catalogue() -> Vec<&'static MutantInfo> {
         retry::MUTANTS,
         traceparent::MUTANTS,
         redis::MUTANTS,
+        poison::MUTANTS,
     ]
     .into_iter()
     .flatten()

@@ -1,10 +1,72 @@
-//! Section `identity_verdict`: not taught to the reference evaluator yet.
+//! Section `identity_verdict`: the core decoder's verdict outside Kafka. The body is
+//! classified exactly as in `kafka_poison`; a body without a valid identity is `poison` here,
+//! so `expect` is `ok` or `poison`.
 
 use serde_json::Value;
 
+use crate::eval::bindings::poison::classify::classify;
+use crate::eval::bindings::poison::input::body_bytes;
+use crate::eval::case::{Case, Step, finish};
 use crate::eval::outcome::{FixtureSource, Verdict};
 use crate::suite::ids::CaseRef;
 
-pub fn run(_case: &CaseRef<'_>, _section_block: &Value, _fixtures: &dyn FixtureSource) -> Verdict {
-    Verdict::NoRule
+pub fn run(case: &CaseRef<'_>, _section_block: &Value, _fixtures: &dyn FixtureSource) -> Verdict {
+    finish(run_case(&Case::new(case)))
+}
+
+fn run_case(c: &Case<'_>) -> Step<()> {
+    let bytes = body_bytes(c)?;
+    let expected = c.str("expect")?;
+    let derived = classify(&bytes);
+    let word = derived.verdict.outside_kafka();
+    if expected == word {
+        Ok(())
+    } else {
+        Err(c.mismatch(
+            "expect",
+            format!("\"{expected}\""),
+            format!("\"{word}\" ({})", derived.why),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::eval::outcome::Verdict;
+    use crate::eval::realkit::{assert_flips_caught, assert_section_passes};
+    use crate::eval::sections::kafka_poison::tests::verdict;
+
+    #[test]
+    fn no_identity_is_poison_here() {
+        let case = |body: &str, expect: &str| json!({"name": "c", "body": body, "expect": expect});
+        let run = |body, expect| verdict("identity_verdict", case(body, expect));
+        assert_eq!(run("{\"job\":5}", "poison"), Verdict::Pass);
+        assert!(matches!(
+            run("{\"job\":5}", "no_identity"),
+            Verdict::Mismatch(_)
+        ));
+        assert_eq!(run("{\"job\":5,\"urn\":\"urn:x\"}", "ok"), Verdict::Pass);
+        assert!(matches!(
+            run("{\"job\":\"urn:x\",\"data\":[]}", "ok"),
+            Verdict::Mismatch(_)
+        ));
+    }
+
+    const VERSIONS: [&str; 2] = ["1.7.0", "1.8.0"];
+
+    #[test]
+    fn every_real_case_passes() {
+        for v in VERSIONS {
+            assert_section_passes(v, "identity_verdict");
+        }
+    }
+
+    #[test]
+    fn every_flipped_expectation_is_caught() {
+        for v in VERSIONS {
+            assert_eq!(assert_flips_caught(v, "identity_verdict"), 97, "{v}");
+        }
+    }
 }
