@@ -79,10 +79,21 @@ fn locate(suite: &Suite, index: &CaseIndex, out: &mut [Diagnostic]) {
         let Some(pointer) = d.pointer.clone() else {
             continue;
         };
+        // A pointer to something missing (a required field) is placed at its nearest ancestor.
         if d.line_col.is_none()
-            && let Some(node) = suite.tree(&d.file).and_then(|tree| tree.at(&pointer))
+            && let Some(tree) = suite.tree(&d.file)
         {
-            d.line_col = Some((node.pos.line, node.pos.column));
+            let mut at = pointer.as_str();
+            loop {
+                if let Some(node) = tree.at(at) {
+                    d.line_col = Some((node.pos.line, node.pos.column));
+                    break;
+                }
+                match at.rfind('/') {
+                    Some(i) => at = &at[..i],
+                    None => break,
+                }
+            }
         }
         if d.case.is_none()
             && d.file == MANIFEST
