@@ -188,6 +188,10 @@ pub enum Command {
         /// the change must be covered by the SemVer bump.
         #[arg(long, value_name = "OLD")]
         since: Option<PathBuf>,
+        /// Validate the suite with a proposal overlay merged in (a directory holding
+        /// manifest.json and fixtures/ that only add cases), and check that it is additive.
+        #[arg(long, value_name = "DIR", conflicts_with = "since")]
+        proposal: Option<PathBuf>,
     },
     /// Run the reference evaluator over a suite and write its results.json.
     Eval {
@@ -204,6 +208,9 @@ pub enum Command {
         /// The suite directory [default: suite, in the current directory].
         #[arg(value_name = "SUITE")]
         suite: Option<PathBuf>,
+        /// Run over the suite with a proposal overlay merged in.
+        #[arg(long, value_name = "DIR")]
+        proposal: Option<PathBuf>,
     },
     /// Build the reproducible release asset (tarball) and SHA256SUMS.
     Release {

@@ -13,6 +13,7 @@ pub mod fsutil;
 pub mod github;
 pub mod json;
 pub mod mutants;
+pub mod proposal;
 pub mod reference;
 pub mod release;
 pub mod results;

@@ -10,7 +10,9 @@ use std::process::ExitCode;
 
 use bqsuite::diag::{Diagnostic, Report};
 use bqsuite::eval::outcome::{CaseOutcome, Verdict};
-use bqsuite::{Error, diff, fetch, fsutil, mutants, reference, release, results, sync, validate};
+use bqsuite::{
+    Error, diff, fetch, fsutil, mutants, proposal, reference, release, results, sync, validate,
+};
 use cli::{Cli, Command, FormatArg, ResultsAction, suite_or_default};
 use output::{CLEAN, FOUND, Output};
 use serde_json::json;
@@ -175,7 +177,15 @@ fn check_source_date_epoch() -> Result<(), Error> {
 fn run(cli: &Cli, out: &Output, args: &[OsString]) -> Result<u8, Error> {
     require_suite(&cli.command, args)?;
     match &cli.command {
-        Command::Validate { suite, since } => {
+        Command::Validate {
+            suite,
+            proposal: Some(proposal),
+            ..
+        } => {
+            let report = proposal::validate(&suite_or_default(suite), proposal)?;
+            Ok(out.emit(&report, "is a sound, additive proposal"))
+        }
+        Command::Validate { suite, since, .. } => {
             let suite = suite_or_default(suite);
             let mut report = validate::validate(&suite)?;
             if let Some(old) = since {
@@ -275,8 +285,12 @@ fn run(cli: &Cli, out: &Output, args: &[OsString]) -> Result<u8, Error> {
             check_source_date_epoch()?;
             eval(&suite_or_default(suite), file.as_deref(), out)
         }
-        Command::Mutants { suite } => {
-            let report = mutants::mutants(&suite_or_default(suite))?;
+        Command::Mutants { suite, proposal } => {
+            let suite = suite_or_default(suite);
+            let report = match proposal {
+                Some(proposal) => proposal::mutants(&suite, proposal)?,
+                None => mutants::mutants(&suite)?,
+            };
             Ok(out.emit(&report, "kills every mutant"))
         }
         Command::Release {

@@ -1,0 +1,147 @@
+//! `--proposal DIR` of `validate` and `mutants`: this project's proposal for the suite's next
+//! release (cases that kill mutants the real suite lets through), kept as an overlay over
+//! `suite/` (see [`crate::suite::overlay`]) so that `suite/` stays the real release byte for byte
+//! and no version number a real release uses ever means anything else.
+//!
+//! With a proposal, `validate` checks the merged suite (stamped `<next minor>-proposal`) and
+//! that the proposal is additive: every change from the suite to the merged suite needs at most
+//! a minor bump. `mutants` runs the catalogue over the merged suite.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use crate::diag::{Diagnostic, Report, plural};
+use crate::diff::classify::{self, Change};
+use crate::diff::version::Bump;
+use crate::error::Result;
+use crate::suite::index::CaseIndex;
+use crate::suite::load::{self, MANIFEST, Suite};
+use crate::suite::overlay;
+
+/// The suite at `suite` with the proposal at `proposal` merged in, or the findings that say why
+/// they cannot be merged. Fails (exit 2) when either directory cannot be read.
+pub fn merge(suite: &Path, proposal: &Path) -> Result<std::result::Result<Suite, Vec<Diagnostic>>> {
+    let base = load::load_bytes(suite)?;
+    let extra = load::load_bytes(proposal)?;
+    let shown = |rel: &str| format!("{}/{rel}", proposal.display());
+    let mut problems: Vec<Diagnostic> = extra
+        .problems
+        .iter()
+        .cloned()
+        .map(|mut d| {
+            d.file = shown(&d.file);
+            d
+        })
+        .collect();
+    let bytes = |s: &Suite| -> BTreeMap<String, Vec<u8>> {
+        s.files
+            .iter()
+            .map(|(k, f)| (k.clone(), f.bytes.clone()))
+            .collect()
+    };
+    match overlay::merge_files(&bytes(&base), &bytes(&extra)) {
+        Err(conflicts) => {
+            for c in conflicts {
+                let (file, pointer) = if c.at.is_empty() || c.at.starts_with('/') {
+                    (shown(MANIFEST), Some(c.at))
+                } else {
+                    (shown(&c.at), None)
+                };
+                let mut d = Diagnostic::error("proposal-conflict", file, c.message)
+                    .help("a proposal only adds: new cases, sub-blocks, sections and fixtures");
+                d.pointer = pointer;
+                problems.push(d);
+            }
+            Ok(Err(problems))
+        }
+        Ok(_) if !problems.is_empty() => Ok(Err(problems)),
+        Ok(files) => Ok(Ok(Suite::from_files(suite, files))),
+    }
+}
+
+/// `validate SUITE --proposal DIR`.
+pub fn validate(suite: &Path, proposal: &Path) -> Result<Report> {
+    let subject = format!("{} + {}", suite.display(), proposal.display());
+    let merged = match merge(suite, proposal)? {
+        Ok(merged) => merged,
+        Err(problems) => {
+            let mut report = Report::new(subject);
+            report.diagnostics = problems;
+            report.sort();
+            return Ok(report);
+        }
+    };
+    let mut report = crate::validate::validate_suite(&merged, &subject);
+    // The merged manifest exists only in memory: its findings are placed by pointer and case id.
+    for d in &mut report.diagnostics {
+        if d.file == MANIFEST {
+            d.line_col = None;
+        }
+    }
+    let base = load::load(suite)?;
+    let changes = classify::compare(&base, &merged).unwrap_or_default();
+    for change in changes.iter().filter(|c| c.bump > Bump::Minor) {
+        report.push(not_additive(change));
+    }
+    report.summary.push(additions(&base, &merged, &changes));
+    report.sort();
+    Ok(report)
+}
+
+fn not_additive(change: &Change) -> Diagnostic {
+    let mut d = Diagnostic::error(
+        "proposal-not-additive",
+        change.file.clone(),
+        format!("the proposal changes the suite: {}", change.message),
+    )
+    .help("a proposal for the next minor release only adds cases and fixtures");
+    d.pointer = change.pointer.clone();
+    if let (Some(s), Some(c)) = (&change.section, &change.case) {
+        d = d.case(s, c);
+    }
+    d
+}
+
+/// `proposal over 1.8.0: 23 cases added in 9 sections, 4 fixtures; additive (minor)`.
+fn additions(base: &Suite, merged: &Suite, changes: &[Change]) -> String {
+    let cases = changes.iter().filter(|c| c.code == "case-added").count();
+    let mut sections: Vec<&str> = changes
+        .iter()
+        .filter(|c| c.code == "case-added")
+        .filter_map(|c| c.section.as_deref())
+        .collect();
+    sections.sort_unstable();
+    sections.dedup();
+    let fixtures = changes.iter().filter(|c| c.code == "fixture-added").count();
+    let total = merged.manifest().map_or(0, |m| CaseIndex::new(m).len());
+    format!(
+        "proposal over {}: {cases} case{} added in {} section{}, {fixtures} fixture{}, {total} cases in all; {}",
+        base.version_text().unwrap_or("the suite"),
+        plural(cases),
+        sections.len(),
+        plural(sections.len()),
+        plural(fixtures),
+        match classify::needed_bump(changes) {
+            Bump::Major => "NOT additive",
+            _ => "additive (a minor release)",
+        }
+    )
+}
+
+/// `mutants SUITE --proposal DIR`.
+pub fn mutants(suite: &Path, proposal: &Path) -> Result<Report> {
+    let subject = format!("{} + {}", suite.display(), proposal.display());
+    match merge(suite, proposal)? {
+        Err(problems) => {
+            let mut report = Report::new(subject);
+            report.diagnostics = problems;
+            report.sort();
+            Ok(report)
+        }
+        Ok(merged) => {
+            let manifest = merged.require_manifest()?;
+            let assessment = crate::eval::mutants::assess::assess(manifest, &merged);
+            Ok(crate::mutants::report(&subject, &merged, &assessment))
+        }
+    }
+}
