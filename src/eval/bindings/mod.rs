@@ -15,6 +15,7 @@ pub mod payload;
 pub mod projection;
 pub mod reconcile;
 pub mod redis;
+pub mod redis_queue;
 pub mod traceparent;
 
 #[cfg(test)]
