@@ -85,7 +85,7 @@ impl Tokens {
     }
 
     /// The next token.
-    pub fn next(&mut self) -> String {
+    pub fn issue(&mut self) -> String {
         loop {
             self.issued += 1;
             let token = format!("5eed{:028x}", self.issued);
@@ -242,7 +242,7 @@ impl Transport {
 
     /// The legacy reserve: move the head to `:processing` and record `<token>:<raw>`.
     fn pop_legacy(&mut self, now: Now) -> Op<Option<Delivery>> {
-        let token = self.tokens.next();
+        let token = self.tokens.issue();
         let mut keys = self.keys.clone();
         let Some(raw) = keys.lpop(&self.ready_key())? else {
             return Ok(None);
