@@ -321,3 +321,22 @@ fn junk_never_panics() {
     crate::eval::bindings::testutil::assert_all_pass("redis_layout", &block, run);
     crate::eval::bindings::testutil::assert_no_panic_on_junk("redis_layout", &block, run);
 }
+
+#[test]
+fn the_reconstructed_expect_keys_shape_is_still_read() {
+    let block = json!({"description": "d", "cases": [
+        {"name": "a", "queue": "billing.invoices", "expect_keys": {
+            "ready": "queues:billing.invoices", "delayed": "queues:billing.invoices:delayed",
+            "reserved": "queues:billing.invoices:reserved", "notify": "queues:billing.invoices:notify"}},
+        {"name": "b", "queue": "o", "expect": {"notify": "queues:o:notify"}},
+        {"name": "c", "queue": "o", "key_prefix": "p:", "expect": {"ready": "p:o"}}
+    ]});
+    crate::eval::bindings::testutil::assert_all_pass("redis_layout", &block, run);
+    let mut b = block.clone();
+    b["cases"][0]["expect_keys"]["delayed"] = json!("queues:billing:invoices:delayed");
+    let v = crate::eval::bindings::testutil::verdict_of("redis_layout", &b, "a", run);
+    crate::eval::bindings::testutil::assert_mismatch_at(&v, "/redis_layout/cases/0/expect_keys");
+    b["cases"][2]["expect"]["ttl"] = json!("p:o");
+    let v = crate::eval::bindings::testutil::verdict_of("redis_layout", &b, "c", run);
+    crate::eval::bindings::testutil::assert_mismatch_at(&v, "/redis_layout/cases/2/expect");
+}
