@@ -8,6 +8,7 @@ pub mod clock;
 pub mod json_text;
 pub mod keyspace;
 pub mod poison;
+pub mod release;
 pub mod transport;
 
 pub use clock::Now;

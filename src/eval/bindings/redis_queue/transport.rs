@@ -13,6 +13,7 @@ use super::cjson;
 use super::clock::{self, Now};
 use super::keyspace::{Cmd, Keyspace};
 use super::poison;
+use super::release;
 use crate::eval::mutants::redis as mutant;
 
 /// Which key layout the transport runs.
@@ -309,7 +310,7 @@ impl Transport {
     /// `floor(now)+ceil(delay)` in one script with the `ZREM :reserved`; legacy through the
     /// gated settle to the end of the ready list (no delayed set: the delay is ignored).
     pub fn release(&mut self, d: &Delivery, now: Now, delay: f64, exact: Option<i128>) -> Op<()> {
-        let body = released_body(&d.body);
+        let body = release::released_body(&d.body);
         match &d.handle {
             Handle::Member(member) => {
                 let mut keys = self.keys.clone();
@@ -382,39 +383,6 @@ pub fn raw_of_member(member: &str) -> Option<&str> {
     } else {
         None
     }
-}
-
-/// The body a release hands back: `attempts + 1` on top of the delivered body, every other
-/// member, its type and `{}` / `[]` kept (ADR-0031); unchanged when the body is not a JSON
-/// object with a numeric `attempts`.
-pub fn released_body(body: &str) -> String {
-    let Ok(serde_json::Value::Object(mut envelope)) =
-        serde_json::from_str::<serde_json::Value>(body)
-    else {
-        return body.to_owned();
-    };
-    let Some(serde_json::Value::Number(n)) = envelope.get("attempts") else {
-        return body.to_owned();
-    };
-    if mutant::release_keeps_attempts() {
-        return body.to_owned();
-    }
-    let bumped = if let Some(i) = n.as_i64().and_then(|i| i.checked_add(1)) {
-        serde_json::Value::from(i)
-    } else if let Some(u) = n.as_u64().and_then(|u| u.checked_add(1)) {
-        serde_json::Value::from(u)
-    } else {
-        serde_json::Value::from(n.as_f64().unwrap_or(0.0) + 1.0)
-    };
-    envelope.insert("attempts".to_owned(), bumped);
-    let text = serde_json::to_string(&serde_json::Value::Object(envelope))
-        .unwrap_or_else(|_| body.to_owned());
-    if mutant::release_body_cjson() {
-        if let Ok(member) = cjson::reserved_member(body) {
-            return member;
-        }
-    }
-    text
 }
 
 /// The envelope inside a legacy header frame (`{"__bq_frame": <truthy>, "body": "<text>"}`),
