@@ -130,6 +130,10 @@ pub enum Mutant {
     RedisAckUngated,
     RedisReleaseUngated,
     RedisDlqUngated,
+    RedisLegacyPoisonDelivered,
+    RedisMigrateOneChunk,
+    RedisSweepBumpsAttempts,
+    RedisReserveStoresRaw,
 }
 
 /// What a mutant is: its stable id, the rule it breaks, the habit it stands for, and the

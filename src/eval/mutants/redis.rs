@@ -2,7 +2,8 @@
 //! (scores, migrate, reserve, release, the legacy sweep and its settle gate).
 //!
 //! Survivors of the real suite 1.8.0 (no real case kills them; `PROPOSAL.json` holds the cases
-//! that would): `redis-due-against-unfloored-clock` and `redis-zset-poison-only-raw`.
+//! that would): `redis-due-against-unfloored-clock`, `redis-zset-poison-only-raw` and
+//! `redis-legacy-poison-delivered`.
 
 use super::{Mutant, MutantInfo, on};
 
@@ -182,6 +183,30 @@ pub const MUTANTS: &[MutantInfo] = &[
         "a legacy dead-letter with a stale token writes nothing",
         "writing the DLQ entry without the ZREM gate"
     ),
+    info!(
+        RedisLegacyPoisonDelivered,
+        "redis-legacy-poison-delivered",
+        "a legacy reservation whose body is not an envelope with an identity is poison",
+        "handing whatever the list held to the handler (survives the real suite)"
+    ),
+    info!(
+        RedisMigrateOneChunk,
+        "redis-migrate-one-chunk",
+        "the migrate moves every due member, pushing them in chunks of 100",
+        "one RPUSH of the first unpack chunk while ZREMRANGEBYRANK drops them all"
+    ),
+    info!(
+        RedisSweepBumpsAttempts,
+        "redis-sweep-bumps-attempts",
+        "the legacy sweep moves members back byte for byte, attempts unchanged",
+        "counting a recovery as an attempt, as the zset layout's reserve does"
+    ),
+    info!(
+        RedisReserveStoresRaw,
+        "redis-reserve-stores-raw",
+        "the :reserved member of a decodable job carries attempts + 1",
+        "a pop script that reserves the job exactly as popped"
+    ),
 ];
 
 /// The Laravel key prefix actually used.
@@ -286,11 +311,24 @@ pub fn release_ungated() -> bool {
 pub fn dlq_ungated() -> bool {
     on(Mutant::RedisDlqUngated)
 }
+pub fn legacy_poison_delivered() -> bool {
+    on(Mutant::RedisLegacyPoisonDelivered)
+}
+pub fn migrate_one_chunk() -> bool {
+    on(Mutant::RedisMigrateOneChunk)
+}
+pub fn sweep_bumps_attempts() -> bool {
+    on(Mutant::RedisSweepBumpsAttempts)
+}
+pub fn reserve_stores_raw() -> bool {
+    on(Mutant::RedisReserveStoresRaw)
+}
 
 /// The mutants of this family that no case of the real suite 1.8.0 kills.
 pub const SURVIVORS_OF_1_8_0: &[Mutant] = &[
     Mutant::RedisDueAgainstUnflooredClock,
     Mutant::RedisZsetPoisonOnlyRaw,
+    Mutant::RedisLegacyPoisonDelivered,
 ];
 
 #[cfg(test)]

@@ -181,7 +181,12 @@ impl Transport {
         keys.zrem_first(from, due.len())?;
         let ready = self.ready_key();
         let notify = self.key("notify");
-        for member in &due {
+        let pushed = if mutant::migrate_one_chunk() {
+            &due[..due.len().min(100)]
+        } else {
+            &due[..]
+        };
+        for member in pushed {
             keys.rpush(&ready, member)?;
             if !mutant::migrate_without_notify() {
                 keys.rpush(&notify, "1")?;
@@ -212,6 +217,7 @@ impl Transport {
             return Ok(None);
         };
         let member = match cjson::reserved_member(&job) {
+            Ok(_) if mutant::reserve_stores_raw() => job.clone(),
             Ok(member) => member,
             Err(why) if cjson::aborts_without_guard(why) => {
                 // The script dies after its LPOP: Redis has no rollback, the job is gone.
@@ -258,7 +264,7 @@ impl Transport {
         self.keys = keys;
         let body = unframe(&raw);
         Ok(Some(Delivery {
-            poison: poison::is_poison(&body),
+            poison: poison::is_poison(&body) && !mutant::legacy_poison_delivered(),
             body,
             handle: Handle::Legacy { raw, token },
         }))
@@ -282,10 +288,15 @@ impl Transport {
                 let copies = if mutant::lrem_all_copies() { 0 } else { 1 };
                 let removed = keys.lrem(&processing, copies, raw)? > 0;
                 if removed || mutant::orphan_resurrected() {
-                    if mutant::sweep_to_head() {
-                        keys.lpush(&ready, raw)?;
+                    let back = if mutant::sweep_bumps_attempts() {
+                        release::released_body(raw)
                     } else {
-                        keys.rpush(&ready, raw)?;
+                        raw.to_owned()
+                    };
+                    if mutant::sweep_to_head() {
+                        keys.lpush(&ready, &back)?;
+                    } else {
+                        keys.rpush(&ready, &back)?;
                     }
                 }
             }

@@ -59,6 +59,14 @@ fn flipped(leaf: &Value) -> Value {
 /// requires a mismatch inside that case. Returns the flips made.
 fn assert_step_flips_caught(version: &str) -> usize {
     let (manifest, files) = release(version);
+    step_flips_caught(version, &manifest, &files)
+}
+
+fn step_flips_caught(
+    version: &str,
+    manifest: &Value,
+    files: &std::collections::BTreeMap<String, String>,
+) -> usize {
     let cases: Vec<(String, Vec<(String, Value)>)> =
         section_cases("redis_layout", &manifest["redis_layout"])
             .iter()
@@ -86,7 +94,7 @@ fn assert_step_flips_caught(version: &str) -> usize {
                 .into_iter()
                 .find(|c| &c.pointer == case_ptr)
                 .expect("case");
-            match realkit::run_case("redis_layout", &case, block, &files) {
+            match realkit::run_case("redis_layout", &case, block, files) {
                 Verdict::Mismatch(m) if m.pointer.starts_with(case_ptr.as_str()) => {}
                 other => problems.push(format!("{ptr}: {other:?}")),
             }
@@ -99,6 +107,29 @@ fn assert_step_flips_caught(version: &str) -> usize {
         problems.join("\n")
     );
     flips
+}
+
+#[test]
+fn the_proposal_cases_pass_and_catch_every_step_flip() {
+    let (mut manifest, files) = release("1.8.0");
+    let overlay: Value =
+        serde_json::from_str(include_str!("../../../../PROPOSAL.json")).expect("parses");
+    let mut added = 0;
+    for (block, body) in overlay["redis_layout"].as_object().expect("object") {
+        let cases = manifest["redis_layout"][block.as_str()]["cases"]
+            .as_array_mut()
+            .expect("block");
+        for case in body["cases"].as_array().expect("cases") {
+            cases.push(case.clone());
+            added += 1;
+        }
+    }
+    assert!(added >= 3);
+    for c in section_cases("redis_layout", &manifest["redis_layout"]) {
+        let v = realkit::run_case("redis_layout", &c, &manifest["redis_layout"], &files);
+        assert_eq!(v, Verdict::Pass, "{}", c.id);
+    }
+    step_flips_caught("1.8.0 + PROPOSAL.json", &manifest, &files);
 }
 
 #[test]
