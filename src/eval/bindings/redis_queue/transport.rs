@@ -271,13 +271,15 @@ impl Transport {
     }
 
     /// The §1.7 sweep: expired deadline members whose raw value is still in `:processing` go
-    /// back to the END of the ready list; every expired member leaves the set, a malformed one
+    /// back to the END of the list `<q>`; every expired member leaves the set, a malformed one
     /// (under 34 bytes, or byte 33 not `:`) or an orphan (nothing to `LREM`) only so.
     pub fn sweep(&mut self, now: Now) -> Op<()> {
         let mut keys = self.keys.clone();
         let deadlines = self.key("deadlines");
         let processing = self.key("processing");
-        let ready = self.ready_key();
+        // The sweep is keyed on the logical queue name: in the legacy layout that is the
+        // ready list; run on a zset-layout queue it still pushes to the unprefixed `<q>`.
+        let ready = self.config.queue.clone();
         let limit = if mutant::batch_ignored() {
             None
         } else {
@@ -417,5 +419,73 @@ pub fn unframe(value: &str) -> String {
     match frame.get("body") {
         Some(serde_json::Value::String(body)) if truthy => body.clone(),
         _ => value.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn transport(layout: Layout) -> Transport {
+        Transport {
+            config: Config {
+                layout,
+                queue: "q".into(),
+                prefix: "queues:".into(),
+                retry_after: Some(90),
+                batch: None,
+            },
+            keys: Keyspace::default(),
+            tokens: Tokens::default(),
+        }
+    }
+
+    const NOW: Now = Now {
+        value: 1000.0,
+        integer: Some(1000),
+    };
+
+    #[test]
+    fn member_shape_and_frames() {
+        let raw = "{\"job\":\"urn:a\"}";
+        let token = "0123456789abcdef0123456789abcdef";
+        assert_eq!(raw_of_member(&format!("{token}:{raw}")), Some(raw));
+        assert_eq!(raw_of_member(&format!("{token}x{raw}")), None);
+        assert_eq!(raw_of_member(&format!("{token}:")), None);
+        let frame = format!(
+            "{{\"__bq_frame\":1,\"headers\":{{}},\"body\":{}}}",
+            serde_json::Value::from(raw)
+        );
+        assert_eq!(unframe(&frame), raw);
+        assert_eq!(
+            unframe("{\"__bq_frame\":0,\"body\":\"x\"}"),
+            "{\"__bq_frame\":0,\"body\":\"x\"}"
+        );
+    }
+
+    #[test]
+    fn a_zset_queue_swept_pushes_to_the_unprefixed_list() {
+        let mut t = transport(Layout::Zset);
+        t.keys.rpush("q:processing", "r").unwrap();
+        t.keys
+            .zadd(
+                "q:processing:deadlines",
+                "0123456789abcdef0123456789abcdef:r",
+                5.0,
+            )
+            .unwrap();
+        t.sweep(NOW).unwrap();
+        assert_eq!(t.keys.lrange("q").unwrap(), ["r"]);
+        assert!(t.keys.lrange("queues:q").unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_type_clash_aborts_the_whole_operation() {
+        let mut t = transport(Layout::Zset);
+        t.keys.zadd("queues:q", "x", 1.0).unwrap();
+        t.keys.zadd("queues:q:delayed", "d", 1.0).unwrap();
+        let before = t.keys.clone();
+        assert!(t.migrate(NOW).is_err());
+        assert_eq!(t.keys, before);
     }
 }
