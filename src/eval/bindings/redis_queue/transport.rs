@@ -106,6 +106,23 @@ pub struct Transport {
 }
 
 impl Transport {
+    /// The key the conformance runner reads or seeds for a state or expectation name
+    /// (`ready`, `delayed`, `reserved`, `notify`, `processing`, `deadlines`): the contract's
+    /// names, fixed whatever key names the SDK model (or a mutant of it) uses.
+    pub fn runner_key(&self, name: &str) -> String {
+        let q = &self.config.queue;
+        let ready = match self.config.layout {
+            Layout::Zset => format!("{}{q}", self.config.prefix),
+            Layout::Legacy => q.clone(),
+        };
+        match name {
+            "delayed" | "reserved" | "notify" => format!("{ready}:{name}"),
+            "processing" => format!("{q}:processing"),
+            "deadlines" => format!("{q}:processing:deadlines"),
+            _ => ready,
+        }
+    }
+
     /// The ready list: `<prefix><q>` (zset) or `<q>` (legacy).
     pub fn ready_key(&self) -> String {
         match self.config.layout {

@@ -97,14 +97,14 @@ pub fn check(
         Ok(Value::Array(items.into_iter().map(Value::String).collect()))
     };
     if let Some(w) = want.get("ready") {
-        let got = list(&t.ready_key())?;
+        let got = list(&t.runner_key("ready"))?;
         if *w != got {
             return Err(miss("ready", compact(w), compact(&got)));
         }
     }
     if let Some(spec) = want.get("ready_generate") {
         let wanted = generate(case, &format!("{path}/ready_generate"), spec)?;
-        let got = list(&t.ready_key())?;
+        let got = list(&t.runner_key("ready"))?;
         let wanted = Value::Array(wanted.into_iter().map(Value::String).collect());
         if wanted != got {
             return Err(miss("ready_generate", summary(&wanted), summary(&got)));
@@ -114,7 +114,7 @@ pub fn check(
     for (name, key) in [
         ("ready_count", t.config.queue.clone()),
         ("dlq_count", dlq),
-        ("notify", t.key("notify")),
+        ("notify", t.runner_key("notify")),
     ] {
         if let Some(w) = want.get(name) {
             let n = t.keys.llen(&key).map_err(keys)?;
@@ -124,14 +124,14 @@ pub fn check(
         }
     }
     if let Some(w) = want.get("processing") {
-        let got = list(&t.key("processing"))?;
+        let got = list(&t.runner_key("processing"))?;
         if *w != got {
             return Err(miss("processing", compact(w), compact(&got)));
         }
     }
     for name in ["delayed", "reserved", "deadlines"] {
         if let Some(w) = want.get(name) {
-            let got = t.keys.zrange(&t.key(name)).map_err(keys)?;
+            let got = t.keys.zrange(&t.runner_key(name)).map_err(keys)?;
             if let Some(problem) = zset_violation(&got, w) {
                 return Err(miss(name, compact(w), problem));
             }
@@ -144,7 +144,7 @@ pub fn check(
                 "`tokens_distinct` must be a boolean",
             ));
         };
-        let got = t.keys.zrange(&t.key("deadlines")).map_err(keys)?;
+        let got = t.keys.zrange(&t.runner_key("deadlines")).map_err(keys)?;
         let tokens: Vec<&str> = got
             .iter()
             .map(|(m, _)| m.split_once(':').map_or(m.as_str(), |(tok, _)| tok))

@@ -98,15 +98,15 @@ fn token_like(value: &Value, out: &mut Vec<String>) {
 fn seed(case: &CaseRef<'_>, t: &mut Transport, state: &Map<String, Value>) -> Step<()> {
     let wrong = |name: &str, e| malformed_at(at(case, &format!("state/{name}")), format!("{e:?}"));
     for (name, key) in [
-        ("ready", t.ready_key()),
-        ("processing", t.key("processing")),
+        ("ready", t.runner_key("ready")),
+        ("processing", t.runner_key("processing")),
     ] {
         for value in strings(case, state, name)? {
             t.keys.rpush(&key, value).map_err(|e| wrong(name, e))?;
         }
     }
     for name in ["delayed", "reserved", "deadlines"] {
-        let key = t.key(name);
+        let key = t.runner_key(name);
         for (i, entry) in array(case, state, name)?.iter().enumerate() {
             let path = format!("state/{name}/{i}");
             let (member, score) = entry_of(case, &path, entry)?;
@@ -116,7 +116,7 @@ fn seed(case: &CaseRef<'_>, t: &mut Transport, state: &Map<String, Value>) -> St
         }
     }
     if let Some(spec) = state.get("delayed_generate") {
-        let key = t.key("delayed");
+        let key = t.runner_key("delayed");
         let path = "state/delayed_generate";
         let members = generate(case, path, spec)?;
         let score = match spec.get("score") {
@@ -139,7 +139,7 @@ fn seed(case: &CaseRef<'_>, t: &mut Transport, state: &Map<String, Value>) -> St
             .as_u64()
             .filter(|n| *n <= MAX_GENERATED)
             .ok_or_else(|| malformed_at(at(case, "state/notify"), "`notify` must be a count"))?;
-        let key = t.key("notify");
+        let key = t.runner_key("notify");
         for _ in 0..n {
             t.keys.rpush(&key, "1").map_err(|e| wrong("notify", e))?;
         }
