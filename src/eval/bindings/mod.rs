@@ -20,6 +20,7 @@ pub mod projection;
 pub mod reconcile;
 pub mod redis;
 pub mod redis_delay;
+pub mod redis_queue;
 pub mod retry;
 pub mod settle;
 pub mod traceparent;

@@ -2,8 +2,9 @@
 //!
 //! Payload identity: Redis lists carry no metadata, so the list element is the envelope JSON
 //! byte for byte (no wrapping, no added fields), and reserve returns it unchanged.
-//! Layout: the Laravel-compatible key names `queues:<q>`, `queues:<q>:delayed`,
-//! `queues:<q>:reserved`, `queues:<q>:notify` (names only).
+//! Layout: the Laravel-compatible key names `<prefix><q>`, `<prefix><q>:delayed`,
+//! `<prefix><q>:reserved`, `<prefix><q>:notify`, the prefix defaulting to `queues:`. The
+//! behaviour of the queue on those keys is modelled in `redis_queue`.
 
 use serde_json::{Map, Value};
 
@@ -48,9 +49,16 @@ impl LayoutKeys {
     }
 }
 
-/// The key layout of queue `queue` (used verbatim, dots and all).
+/// The key layout of queue `queue` (used verbatim, dots and all) with the Laravel default
+/// prefix `queues:`.
 pub fn layout_keys(queue: &str) -> LayoutKeys {
-    let ready = mutant::ready_key(queue);
+    layout_keys_with_prefix("queues:", queue)
+}
+
+/// The key layout of queue `queue` under `key_prefix`: the ready list is the prefix followed by
+/// the queue name, the other keys are suffixes of it.
+pub fn layout_keys_with_prefix(key_prefix: &str, queue: &str) -> LayoutKeys {
+    let ready = format!("{}{queue}", mutant::prefix(key_prefix));
     LayoutKeys {
         delayed: format!("{ready}:delayed"),
         reserved: format!("{ready}:{}", mutant::reserved_suffix()),
