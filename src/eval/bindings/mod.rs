@@ -27,4 +27,3 @@ pub mod traceparent;
 
 #[cfg(test)]
 pub(crate) mod testutil;
-

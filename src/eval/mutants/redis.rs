@@ -67,7 +67,7 @@ pub const MUTANTS: &[MutantInfo] = &[
         RedisDueAgainstUnflooredClock,
         "redis-due-against-unfloored-clock",
         "migrate and sweep move members whose score <= floor(now)",
-        "passing the fractional clock to ZRANGEBYSCORE (survives the real suite)"
+        "passing the fractional clock to ZRANGEBYSCORE"
     ),
     info!(
         RedisRecoversWithNullRetryAfter,
@@ -121,7 +121,7 @@ pub const MUTANTS: &[MutantInfo] = &[
         RedisZsetPoisonOnlyRaw,
         "redis-zset-poison-only-raw",
         "a reserved job the SDK cannot decode into an envelope with an identity is poison",
-        "trusting the Lua rewrite: only a raw-kept member is poison (survives the real suite)"
+        "trusting the Lua rewrite: only a raw-kept member is poison"
     ),
     info!(
         RedisReleaseKeepsAttempts,
@@ -187,7 +187,7 @@ pub const MUTANTS: &[MutantInfo] = &[
         RedisLegacyPoisonDelivered,
         "redis-legacy-poison-delivered",
         "a legacy reservation whose body is not an envelope with an identity is poison",
-        "handing whatever the list held to the handler (survives the real suite)"
+        "handing whatever the list held to the handler"
     ),
     info!(
         RedisMigrateOneChunk,
