@@ -147,19 +147,3 @@ mod tests {
         );
     }
 }
-
-#[cfg(test)]
-mod real_releases {
-    use crate::eval::realkit;
-
-    #[test]
-    fn every_real_release_passes_and_catches_flips() {
-        for v in ["1.4.0", "1.5.0", "1.6.0", "1.7.0", "1.8.0"] {
-            realkit::assert_section_passes(v, "extension_write");
-            assert!(
-                realkit::assert_flips_caught(v, "extension_write") > 0,
-                "{v}"
-            );
-        }
-    }
-}

@@ -304,16 +304,3 @@ mod tests {
         );
     }
 }
-
-#[cfg(test)]
-mod real_releases {
-    use crate::eval::realkit;
-
-    #[test]
-    fn every_real_release_passes_and_catches_flips() {
-        for v in crate::eval::realkit::REAL_VERSIONS {
-            realkit::assert_section_passes(v, "idempotency");
-            assert!(realkit::assert_flips_caught(v, "idempotency") > 0, "{v}");
-        }
-    }
-}

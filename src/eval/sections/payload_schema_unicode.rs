@@ -73,19 +73,3 @@ mod tests {
         assert!(matches!(v, Verdict::Malformed { .. }));
     }
 }
-
-#[cfg(test)]
-mod real_releases {
-    use crate::eval::realkit;
-
-    #[test]
-    fn every_real_release_passes_and_catches_flips() {
-        for v in crate::eval::realkit::REAL_VERSIONS {
-            realkit::assert_section_passes(v, "payload_schema_unicode");
-            assert!(
-                realkit::assert_flips_caught(v, "payload_schema_unicode") > 0,
-                "{v}"
-            );
-        }
-    }
-}

@@ -241,16 +241,3 @@ mod tests {
         );
     }
 }
-
-#[cfg(test)]
-mod real_releases {
-    use crate::eval::realkit;
-
-    #[test]
-    fn every_real_release_passes_and_catches_flips() {
-        for v in crate::eval::realkit::REAL_VERSIONS {
-            realkit::assert_section_passes(v, "roundtrip");
-            assert!(realkit::assert_flips_caught(v, "roundtrip") > 0, "{v}");
-        }
-    }
-}

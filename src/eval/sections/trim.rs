@@ -156,19 +156,7 @@ fn run_reemit(c: &Case<'_>, fixtures: &dyn FixtureSource) -> Step<()> {
 mod tests {
     use super::*;
     use crate::eval::model::testkit::{fixtures, order_created_with, run_all, verdict_pointer};
-    use crate::eval::realkit;
     use serde_json::json;
-
-    /// Releases that have the section.
-    const VERSIONS: [&str; 4] = ["1.5.0", "1.6.0", "1.7.0", "1.8.0"];
-
-    #[test]
-    fn real_releases_pass_and_catch_flips() {
-        for v in VERSIONS {
-            realkit::assert_section_passes(v, "trim");
-            assert!(realkit::assert_flips_caught(v, "trim") > 0, "{v}");
-        }
-    }
 
     fn files() -> std::collections::BTreeMap<String, String> {
         fixtures(&[
