@@ -4,30 +4,13 @@
 
 use serde_json::Value;
 
-use crate::eval::bindings::poison::classify::classify;
-use crate::eval::bindings::poison::input::body_bytes;
-use crate::eval::case::{Case, Step, finish};
+use super::kafka_poison::check_verdict;
+use crate::eval::case::{Case, finish};
 use crate::eval::outcome::{FixtureSource, Verdict};
 use crate::suite::ids::CaseRef;
 
 pub fn run(case: &CaseRef<'_>, _section_block: &Value, _fixtures: &dyn FixtureSource) -> Verdict {
-    finish(run_case(&Case::new(case)))
-}
-
-fn run_case(c: &Case<'_>) -> Step<()> {
-    let bytes = body_bytes(c)?;
-    let expected = c.str("expect")?;
-    let derived = classify(&bytes);
-    let word = derived.verdict.outside_kafka();
-    if expected == word {
-        Ok(())
-    } else {
-        Err(c.mismatch(
-            "expect",
-            format!("\"{expected}\""),
-            format!("\"{word}\" ({})", derived.why),
-        ))
-    }
+    finish(check_verdict(&Case::new(case), true))
 }
 
 #[cfg(test)]
