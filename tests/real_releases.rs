@@ -180,3 +180,70 @@ fn diff_reads_the_real_history_right() {
         }
     }
 }
+
+fn proposal_run(proposal: &Path) -> (i32, Value) {
+    let suite = common::bundled_suite();
+    json_of(&[
+        "validate",
+        suite.to_str().unwrap(),
+        "--proposal",
+        proposal.to_str().unwrap(),
+        "--format",
+        "json",
+    ])
+}
+
+/// The project's proposal merges over the real suite, validates, and only adds.
+#[test]
+fn the_proposal_is_sound_and_additive_over_the_real_suite() {
+    let proposal = Path::new(env!("CARGO_MANIFEST_DIR")).join("proposal");
+    let (exit, doc) = proposal_run(&proposal);
+    assert_eq!(exit, 0, "{:#?}", codes(&doc));
+    let summary = doc["summary"].to_string();
+    assert!(summary.contains("proposal over 1.8.0"), "{summary}");
+    assert!(summary.contains("additive (a minor release)"), "{summary}");
+    assert!(
+        summary.contains("reference evaluator: 738 pass, 0 skip"),
+        "{summary}"
+    );
+}
+
+/// A proposal that would replace a fixture or a parameter, or change a sub-block, is refused.
+#[test]
+fn a_proposal_that_replaces_or_changes_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("proposal");
+    fs::create_dir_all(dir.join("fixtures")).unwrap();
+    fs::write(dir.join("fixtures/order-created.json"), "{}").unwrap();
+    fs::write(
+        dir.join("manifest.json"),
+        r#"{"poison_dlq": {"original_queue": "jobs"}}"#,
+    )
+    .unwrap();
+    let (exit, doc) = proposal_run(&dir);
+    assert_eq!(exit, 1);
+    let all = codes(&doc);
+    assert_eq!(all.len(), 2, "{all:#?}");
+    assert!(
+        all.iter().all(|c| c.contains("proposal-conflict")),
+        "{all:#?}"
+    );
+    assert!(
+        all.iter().any(|c| c.contains("/poison_dlq/original_queue")),
+        "{all:#?}"
+    );
+    // Adding a parameter to an existing sub-block merges, but changes what its cases mean.
+    fs::remove_file(dir.join("fixtures/order-created.json")).unwrap();
+    fs::write(
+        dir.join("manifest.json"),
+        r#"{"sqs": {"attempts_reconciliation": {"max_receive_count": 5}}}"#,
+    )
+    .unwrap();
+    let (exit, doc) = proposal_run(&dir);
+    assert_eq!(exit, 1, "{:#?}", codes(&doc));
+    assert!(
+        codes(&doc)
+            .iter()
+            .any(|c| c.contains("proposal-not-additive"))
+    );
+}
