@@ -485,8 +485,8 @@ fn invalid_suite_is_refused_and_nothing_written() {
 #[test]
 fn pre_version_needs_allow_pre() {
     let s = SuiteCopy::new();
-    s.write("CONFORMANCE_VERSION", "1.6.0-pre\n");
-    s.edit_manifest(|m| m["conformance_version"] = "1.6.0-pre".into());
+    s.write("CONFORMANCE_VERSION", "1.9.0-pre\n");
+    s.edit_manifest(|m| m["conformance_version"] = "1.9.0-pre".into());
     assert_refused(&s.path(), &[], "pre-release-version");
 
     let out = tempfile::tempdir().unwrap();
@@ -494,7 +494,7 @@ fn pre_version_needs_allow_pre() {
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
     assert!(
         out.path()
-            .join("babelqueue-conformance-1.6.0-pre.tar.gz")
+            .join("babelqueue-conformance-1.9.0-pre.tar.gz")
             .is_file()
     );
 }
