@@ -44,11 +44,12 @@ impl Setup {
         self.sdk().join("tests/conformance")
     }
 
-    /// Vendors the published earlier revision (1.0.0) with the SDK's own files beside it.
+    /// Vendors the real published 1.0.0 (tests/data/real-releases/1.0.0) with the SDK's own
+    /// files beside it.
     fn old_copy(&self) {
         let copy = self.copy();
         copy_tree(
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/upstream-suite"),
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/real-releases/1.0.0"),
             &copy,
         );
         fs::write(

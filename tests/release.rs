@@ -18,9 +18,14 @@ use serde_json::Value;
 /// SOURCE_DATE_EPOCH unset. Any change to the suite's files, the LICENSE, or the packaging
 /// (headers, order, compression level, the pinned flate2/zlib-rs/tar versions) changes it, on
 /// purpose: such a change must be a conscious one. To update after an intended change, run
-/// `cargo run --release -- release --out /tmp/dist` in the repository root (SOURCE_DATE_EPOCH
-/// unset), check the new asset (`tar -tzvf`), and copy the printed sha256 here and into README.md.
-const PINNED_SHA256: &str = "a9965b459d3998e7e3e7ac2434f17ef49e98bf35cf3d3ed8c9bba319143af311";
+/// `cargo run -- release suite --out /tmp/dist` in the repository root (debug build;
+/// SOURCE_DATE_EPOCH unset), check the new asset (`tar -tzvf`), and copy the printed sha256 here
+/// and into README.md.
+///
+/// Re-pinned when suite/ became the real published 1.8.0 (byte for byte): the asset
+/// babelqueue-conformance-1.8.0.tar.gz, 47188 bytes, 65 entries, recomputed with
+/// `cargo run -- release suite --out <tmp>` (debug).
+const PINNED_SHA256: &str = "15bb6c4a9542c81fd3167bb858a7132063cf3594c365da5e33b8dab9d4f1da87";
 
 fn root_name(version: &str) -> String {
     format!("babelqueue-conformance-{version}")
@@ -388,12 +393,12 @@ fn tar_stream_is_what_gnu_tar_ustar_writes() {
     // bytes, the most the layout allows with `.json`): it is split into the ustar prefix exactly
     // where GNU tar splits it.
     let rel = format!("fixtures/long-name-{}.json", "f".repeat(85));
-    fs::copy(s.file("fixtures/roundtrip-empty-data.json"), s.file(&rel)).unwrap();
+    fs::copy(s.file("fixtures/empty-data-roundtrip.json"), s.file(&rel)).unwrap();
     s.edit_manifest(|m| {
         let cases = m["roundtrip"]["cases"].as_array_mut().unwrap();
         let mut case = cases
             .iter()
-            .find(|c| c["file"] == "fixtures/roundtrip-empty-data.json")
+            .find(|c| c["file"] == "fixtures/empty-data-roundtrip.json")
             .unwrap()
             .clone();
         case["name"] = "long-path-copy".into();
@@ -480,8 +485,8 @@ fn invalid_suite_is_refused_and_nothing_written() {
 #[test]
 fn pre_version_needs_allow_pre() {
     let s = SuiteCopy::new();
-    s.write("CONFORMANCE_VERSION", "1.6.0-pre\n");
-    s.edit_manifest(|m| m["conformance_version"] = "1.6.0-pre".into());
+    s.write("CONFORMANCE_VERSION", "1.9.0-pre\n");
+    s.edit_manifest(|m| m["conformance_version"] = "1.9.0-pre".into());
     assert_refused(&s.path(), &[], "pre-release-version");
 
     let out = tempfile::tempdir().unwrap();
@@ -489,7 +494,7 @@ fn pre_version_needs_allow_pre() {
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
     assert!(
         out.path()
-            .join("babelqueue-conformance-1.6.0-pre.tar.gz")
+            .join("babelqueue-conformance-1.9.0-pre.tar.gz")
             .is_file()
     );
 }

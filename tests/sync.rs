@@ -268,8 +268,8 @@ fn check_reports_exactly_the_drift_and_writes_nothing() {
     );
     // The row shows the vendored version beside the canonical one.
     let row = &doc["data"]["targets"][0];
-    assert_eq!(row["vendored_version"], "1.5.0");
-    assert_eq!(doc["data"]["canonical_version"], "1.5.0");
+    assert_eq!(row["vendored_version"], "1.8.0");
+    assert_eq!(doc["data"]["canonical_version"], "1.8.0");
     let drifted = doc["data"]["targets"]
         .as_array()
         .unwrap()
@@ -435,8 +435,10 @@ fn an_invalid_suite_is_never_vendored() {
 
 #[test]
 fn shipped_targets_file_on_a_full_workspace() {
-    // Every SDK repository of the shipped targets file is present (25+ targets).
-    let shipped = fs::read_to_string(bundled_suite().join("sync-targets.txt")).unwrap();
+    // Every SDK repository of the shipped targets file is present (25+ targets). The shipped
+    // file sits at the repository root, beside suite/ (which is byte for byte the release).
+    assert!(!bundled_suite().join("sync-targets.txt").exists());
+    let shipped = fs::read_to_string(repo_targets()).unwrap();
     let targets: Vec<&str> = shipped
         .lines()
         .map(|l| l.split('#').next().unwrap().trim())
@@ -476,11 +478,8 @@ fn default_workspace_is_the_parent_of_the_repository() {
     let dir = tempfile::tempdir().unwrap();
     let repo = dir.path().join("conformance");
     copy_tree(&bundled_suite(), &repo.join("suite"));
-    fs::write(
-        repo.join("suite/sync-targets.txt"),
-        "sdk/tests/conformance\n",
-    )
-    .unwrap();
+    // As in this repository: the targets file at the root, beside suite/.
+    fs::write(repo.join("sync-targets.txt"), "sdk/tests/conformance\n").unwrap();
     fs::create_dir_all(dir.path().join("sdk")).unwrap();
     let out = bqsuite_in(&repo, &["sync"]);
     assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
@@ -499,6 +498,123 @@ fn default_workspace_is_the_parent_of_the_repository() {
     assert!(
         text.contains(&format!("in workspace {}", ws.display())),
         "{text}"
+    );
+}
+
+/// The shipped targets file: at the repository root, beside suite/.
+fn repo_targets() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("sync-targets.txt")
+}
+
+/// The targets (by their `target` field) of a `sync --check --format json` run in `repo` with
+/// no `--suite` and no `--targets`, and the targets file it reports.
+fn default_run_targets(repo: &Path) -> (i32, Vec<String>, String) {
+    let out = bqsuite_in(repo, &["sync", "--check", "--format", "json"]);
+    let doc: Value = serde_json::from_str(&stdout(&out))
+        .unwrap_or_else(|e| panic!("{e}: {}{}", stdout(&out), stderr(&out)));
+    let targets = doc["data"]["targets"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{doc:#}"))
+        .iter()
+        .map(|t| t["target"].as_str().unwrap().to_string())
+        .collect();
+    let file = doc["data"]["targets_file"].as_str().unwrap().to_string();
+    (code(&out), targets, file)
+}
+
+#[test]
+fn default_targets_file_is_the_one_inside_the_suite_if_any_else_the_one_beside_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = dir.path().join("conformance");
+    copy_tree(&bundled_suite(), &repo.join("suite"));
+    for sdk in ["beside-sdk", "inside-sdk"] {
+        fs::create_dir_all(dir.path().join(sdk)).unwrap();
+    }
+
+    // Neither file: sync cannot run, and names the one beside the suite directory.
+    let out = bqsuite_in(&repo, &["sync", "--check"]);
+    assert_eq!(code(&out), 2, "{}{}", stdout(&out), stderr(&out));
+    assert!(
+        stderr(&out).contains("sync-targets.txt"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        !stderr(&out).contains("suite/sync-targets.txt"),
+        "{}",
+        stderr(&out)
+    );
+
+    // Only the one beside suite/: it is read.
+    fs::write(
+        repo.join("sync-targets.txt"),
+        "beside-sdk/tests/conformance\n",
+    )
+    .unwrap();
+    let (exit, targets, file) = default_run_targets(&repo);
+    assert_eq!(exit, 1, "nothing is vendored yet");
+    assert_eq!(targets, ["beside-sdk/tests/conformance"]);
+    assert_eq!(file, "sync-targets.txt");
+
+    // One inside suite/ too: the inside one wins, the one beside is not read at all.
+    fs::write(
+        repo.join("suite/sync-targets.txt"),
+        "inside-sdk/tests/conformance\n",
+    )
+    .unwrap();
+    let (exit, targets, file) = default_run_targets(&repo);
+    assert_eq!(exit, 1, "nothing is vendored yet");
+    assert_eq!(targets, ["inside-sdk/tests/conformance"]);
+    assert_eq!(file, "suite/sync-targets.txt");
+
+    // The same rule for an explicit --suite run from elsewhere: the inside one, then (once it
+    // is gone) the one beside that suite directory, never one in the working directory.
+    let elsewhere = tempfile::tempdir().unwrap();
+    fs::write(
+        elsewhere.path().join("sync-targets.txt"),
+        "cwd-sdk/tests/conformance\n",
+    )
+    .unwrap();
+    let suite = repo.join("suite");
+    let ws = dir.path();
+    for (want, remove_inside) in [
+        ("inside-sdk/tests/conformance", false),
+        ("beside-sdk/tests/conformance", true),
+    ] {
+        if remove_inside {
+            fs::remove_file(suite.join("sync-targets.txt")).unwrap();
+        }
+        let out = bqsuite_in(
+            elsewhere.path(),
+            &[
+                "sync",
+                "--check",
+                "--suite",
+                suite.to_str().unwrap(),
+                "--workspace",
+                ws.to_str().unwrap(),
+                "--format",
+                "json",
+            ],
+        );
+        let doc: Value = serde_json::from_str(&stdout(&out))
+            .unwrap_or_else(|e| panic!("{e}: {}{}", stdout(&out), stderr(&out)));
+        let rows = doc["data"]["targets"].as_array().unwrap();
+        assert_eq!(rows.len(), 1, "{doc:#}");
+        assert_eq!(rows[0]["target"], want, "{doc:#}");
+    }
+    // A vendored copy never carries the targets file, wherever it was read from.
+    let out = bqsuite_in(&repo, &["sync"]);
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    assert!(
+        dir.path()
+            .join("beside-sdk/tests/conformance/manifest.json")
+            .is_file()
+    );
+    assert!(
+        !dir.path()
+            .join("beside-sdk/tests/conformance/sync-targets.txt")
+            .exists()
     );
 }
 

@@ -48,7 +48,7 @@ const NOT_CLONED: [&str; 3] = [
     "babelqueue-dotnet-redis",
 ];
 
-/// Copies on the published earlier release (1.0.0).
+/// Copies on the published earlier release (the real 1.0.0, tests/data/real-releases/1.0.0).
 const OLD: [&str; 5] = [
     "php-sdk/tests/conformance",
     "babelqueue-go/testdata/conformance",
@@ -62,8 +62,15 @@ const EDITED: &str = "babelqueue-python/tests/conformance";
 /// A package whose copy was never vendored.
 const FRESH: &str = "babelqueue-node-adapters/packages/rabbitmq/test/conformance";
 
-fn upstream_suite() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/upstream-suite")
+/// The real published 1.0.0, the release the OLD copies are on.
+fn release_1_0_0() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/real-releases/1.0.0")
+}
+
+/// The shipped targets file: at the repository root, beside suite/ (which is byte for byte the
+/// real release).
+fn repo_targets() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("sync-targets.txt")
 }
 
 /// The vendored set of a suite directory: relative path -> bytes.
@@ -141,7 +148,8 @@ impl RealWorkspace {
         self.dir.path().join("ws")
     }
 
-    /// Where the canonical repository (with its suite/) sits: `ws/conformance`.
+    /// Where the canonical repository (with its suite/ and, beside it, the shipped
+    /// sync-targets.txt) sits: `ws/conformance`.
     fn repo(&self) -> PathBuf {
         self.ws().join("conformance")
     }
@@ -151,8 +159,9 @@ impl RealWorkspace {
         let w = RealWorkspace { dir };
         let ws = w.ws();
         copy_tree(&bundled_suite(), &w.repo().join("suite"));
+        fs::copy(repo_targets(), w.repo().join("sync-targets.txt")).unwrap();
         let current = vendored_set(&bundled_suite());
-        let old = vendored_set(&upstream_suite());
+        let old = vendored_set(&release_1_0_0());
         for target in REAL_TARGETS {
             let repo = target.split('/').next().unwrap();
             if NOT_CLONED.contains(&repo) {
@@ -230,7 +239,9 @@ fn row<'a>(doc: &'a Value, target: &str) -> &'a Value {
 
 #[test]
 fn the_shipped_targets_are_the_real_ones() {
-    let shipped = fs::read_to_string(bundled_suite().join("sync-targets.txt")).unwrap();
+    // Not inside suite/, which is byte for byte the release.
+    assert!(!bundled_suite().join("sync-targets.txt").exists());
+    let shipped = fs::read_to_string(repo_targets()).unwrap();
     let lines: Vec<&str> = shipped
         .lines()
         .map(|l| l.split('#').next().unwrap().trim())
@@ -248,7 +259,7 @@ fn check_reports_every_targets_true_status_and_exact_files() {
     assert_eq!(all_files(w.dir.path()), before, "--check wrote something");
     let doc = json(&out);
     let current = vendored_set(&bundled_suite());
-    let old = vendored_set(&upstream_suite());
+    let old = vendored_set(&release_1_0_0());
     let mut edited = current.clone();
     edited.insert(
         "fixtures/order-created.json".into(),
@@ -439,13 +450,18 @@ fn nothing_checked_is_not_green() {
     let dir = tempfile::tempdir().unwrap();
     let repo = dir.path().join("somewhere/conformance");
     copy_tree(&bundled_suite(), &repo.join("suite"));
+    fs::copy(repo_targets(), repo.join("sync-targets.txt")).unwrap();
     for args in [&["sync", "--check"][..], &["sync"][..]] {
         let out = bqsuite_in(&repo, args);
         assert_eq!(code(&out), 2, "{args:?}: {}", stdout(&out));
         let err = stderr(&out);
         let ws = fs::canonicalize(dir.path().join("somewhere")).unwrap();
         assert!(err.contains(&ws.display().to_string()), "{err}");
-        assert!(err.contains("suite/sync-targets.txt"), "{err}");
+        // The targets file it read: the default, beside suite/.
+        assert!(
+            err.contains("listed in sync-targets.txt (e.g. `php-sdk`)"),
+            "{err}"
+        );
         assert!(err.contains("--workspace"), "{err}");
         // With --format json, the one document says so too.
         let mut json_args = args.to_vec();
@@ -497,7 +513,7 @@ fn a_target_through_a_link_is_refused_with_its_line() {
             .find(|d| d["code"] == "sync-symlink")
             .unwrap();
         let message = d["message"].as_str().unwrap();
-        let shipped = fs::read_to_string(bundled_suite().join("sync-targets.txt")).unwrap();
+        let shipped = fs::read_to_string(repo_targets()).unwrap();
         let line = 1 + shipped
             .lines()
             .position(|l| l == "babelqueue-go/testdata/conformance")
