@@ -14,8 +14,18 @@ use bqsuite::archive::verify::{self, Fault, Limits, Sink};
 use bqsuite::results::check::SuiteRules;
 use bqsuite::suite::Suite;
 
-/// The version whose release asset the archive target verifies (the bundled suite's).
-pub const VERSION: &str = "1.5.0";
+/// The version whose release asset the archive and sums targets look for: the bundled suite's
+/// `CONFORMANCE_VERSION` (the real published 1.8.0 today), read once, as `fuzz/seed.sh` names the
+/// asset it seeds.
+pub fn version() -> &'static str {
+    static VERSION: OnceLock<String> = OnceLock::new();
+    VERSION.get_or_init(|| {
+        std::fs::read_to_string(suite_dir().join("CONFORMANCE_VERSION"))
+            .expect("the bundled suite's CONFORMANCE_VERSION")
+            .trim()
+            .to_string()
+    })
+}
 
 /// The bundled suite directory (`suite/` beside `fuzz/`).
 pub fn suite_dir() -> PathBuf {
@@ -104,7 +114,7 @@ pub fn archive(data: &[u8]) {
         &gz
     };
     let mut sink = Collect::default();
-    let verdict = verify::verify(input, VERSION, &Limits::default(), &mut sink);
+    let verdict = verify::verify(input, version(), &Limits::default(), &mut sink);
     if verdict.is_ok() {
         // What the verifier accepts is a suite that the layout rule allows, and nothing else.
         for rel in sink.files.keys().chain(&sink.dirs) {
@@ -214,7 +224,7 @@ pub fn sums(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let name = asset_name(VERSION);
+    let name = asset_name(version());
     match sums_lookup(text, &name) {
         SumsEntry::Missing => {}
         SumsEntry::Hash(h) => {

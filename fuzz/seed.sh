@@ -7,6 +7,7 @@ repo=$(dirname "$here")
 bq="$repo/target/release/bqsuite"
 [ -x "$bq" ] || (cd "$repo" && cargo build --release --locked)
 seeds="$here/seeds"
+version=$(tr -d '[:space:]' <"$repo/suite/CONFORMANCE_VERSION")
 rm -rf "$seeds"
 mkdir -p "$seeds"/{archive,json,suite,results,sums,targets,diff}
 work=$(mktemp -d)
@@ -15,7 +16,7 @@ trap 'rm -rf "$work"' EXIT
 # archive: the real asset (first byte 0: gzip as downloaded), its tar stream (first byte 1: the
 # harness compresses it), and short canonical prefixes of that stream.
 "$bq" release "$repo/suite" --out "$work/rel" >/dev/null
-asset="$work/rel/babelqueue-conformance-1.5.0.tar.gz"
+asset="$work/rel/babelqueue-conformance-$version.tar.gz"
 { printf '\0'; cat "$asset"; } >"$seeds/archive/asset.gz"
 gunzip -c "$asset" >"$work/asset.tar"
 { printf '\1'; cat "$work/asset.tar"; } >"$seeds/archive/asset.tar"
@@ -49,8 +50,9 @@ cp "$work/rel/SHA256SUMS" "$seeds/sums/release"
 sed 's/  / */' "$work/rel/SHA256SUMS" >"$seeds/sums/binary-mode"
 { cat "$work/rel/SHA256SUMS"; sed 's/^./0/' "$work/rel/SHA256SUMS"; } >"$seeds/sums/ambiguous"
 
-# targets: the real workspace list, and one with comments, a nested pair and a bad line.
-cp "$repo/suite/sync-targets.txt" "$seeds/targets/real"
+# targets: the real workspace list (at the repository root, beside suite/), and one with
+# comments, a nested pair and a bad line.
+cp "$repo/sync-targets.txt" "$seeds/targets/real"
 printf '# SDK copies\nsdk/conf  # trailing comment\nsdk/conf/fixtures/x\n/abs\nother/a/../b\n' \
   >"$seeds/targets/mixed"
 
@@ -59,11 +61,11 @@ fixtures=("$repo"/suite/fixtures/*.json)
 fixture=${fixtures[0]}
 { printf '@@ fixtures/added.json\n'; cat "$fixture"; } >"$seeds/suite/add-fixture"
 printf '@@ !manifest.json\n' >"$seeds/suite/no-manifest"
-printf '@@ CONFORMANCE_VERSION\n1.6.0\n' >"$seeds/suite/version"
+printf '@@ CONFORMANCE_VERSION\n1.9.0\n' >"$seeds/suite/version"
 { printf '@@ manifest.json\n'; cat "$repo/suite/manifest.json"; } >"$seeds/suite/manifest"
 printf '@@ fixtures/d/x.json\n{}\n@@ fixtures/.h.json\n{}\n' >"$seeds/suite/bad-names"
-printf '\n@@@@\n@@ CONFORMANCE_VERSION\n1.6.0\n@@ !%s\n' "fixtures/$(basename "$fixture")" \
+printf '\n@@@@\n@@ CONFORMANCE_VERSION\n1.9.0\n@@ !%s\n' "fixtures/$(basename "$fixture")" \
   >"$seeds/diff/remove-fixture"
-{ printf '\n@@@@\n@@ CONFORMANCE_VERSION\n1.5.1\n@@ manifest.json\n'; cat "$repo/suite/manifest.json"; } \
+{ printf '\n@@@@\n@@ CONFORMANCE_VERSION\n1.8.1\n@@ manifest.json\n'; cat "$repo/suite/manifest.json"; } \
   >"$seeds/diff/manifest"
 echo "seeds written to $seeds"

@@ -1,5 +1,10 @@
 //! `bqsuite results check / matrix / diff`, driven through the binary. Every input is the
-//! reference model's own results (`bqsuite eval`) edited in the test.
+//! reference model's own results (`bqsuite eval`) on the bundled suite (the real 1.8.0) edited in
+//! the test, or a results file the real Python SDK's runner wrote (`tests/data/real-results/`).
+//!
+//! Depends on the `redis_layout` evaluator landing: until it does, `bqsuite eval suite` exits 1
+//! (the model does not pass the real `redis_layout` cases), and every test built on the
+//! reference results fails in `reference()`.
 
 mod common;
 
@@ -37,7 +42,7 @@ fn sdk_results(sdk: &str, version: &str, bindings: &[&str]) -> Value {
     doc["version"] = json!(version);
     doc["bindings"] = json!(bindings);
     doc["sections"].as_object_mut().unwrap().retain(|name, _| {
-        let scope = scopes[name].as_str().unwrap();
+        let scope = scopes[name]["scope"].as_str().unwrap();
         scope == "core" || bindings.contains(&scope)
     });
     doc
@@ -149,6 +154,93 @@ fn reference_results_are_compatible() {
 }
 
 #[test]
+fn reference_results_list_every_case_of_the_real_suite() {
+    // The real 1.8.0: 710 cases in 32 sections, every one passed by the reference model.
+    let doc = reference();
+    assert_eq!(doc["conformance_version"], "1.8.0");
+    let sections = doc["sections"].as_object().unwrap();
+    assert_eq!(sections.len(), 32);
+    let cases: usize = sections
+        .values()
+        .map(|c| c.as_object().unwrap().len())
+        .sum();
+    assert_eq!(cases, 710);
+    for (section, cases) in sections {
+        for (id, result) in cases.as_object().unwrap() {
+            assert_eq!(result["status"], "pass", "{section}/{id}: {result}");
+        }
+    }
+}
+
+/// A results file that the real runner of the Python SDK wrote against the real 1.8.0.
+fn real_results(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/real-results")
+        .join(name)
+}
+
+#[test]
+fn docs_examples_check_as_documented() {
+    // docs/examples (see docs/matrix-screenshot.sh): php-sdk is Compatible; babelqueue-python has
+    // one failing trim case (and an ADR-backed skip), so it is NOT Compatible for one reason.
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/examples");
+    let php = examples.join("php-sdk.results.json");
+    let python = examples.join("babelqueue-python.results.json");
+    let (exit, report) = check_json(&[&php, &python]);
+    assert_eq!(exit, 1, "{report:#}");
+    assert_eq!(
+        report["summary"],
+        json!([
+            "php-sdk 1.9.0: Compatible",
+            "babelqueue-python 2.3.0: NOT Compatible (1 reason)"
+        ])
+    );
+    let diags = diagnostics(&report);
+    assert_eq!(diags.len(), 1, "{report:#}");
+    assert_eq!(diags[0]["code"], "results-case-failed");
+    assert_eq!(diags[0]["section"], "trim");
+    assert_eq!(diags[0]["case"], "make-keeps-unicode-nbsp-padding");
+}
+
+#[test]
+fn real_sdk_results_diff_and_matrix() {
+    let full = real_results("python-1.24.0.json");
+    let partial = real_results("python-1.24.0-no-redis-no-otel.json");
+    // The full run passes every case of the real suite.
+    let (exit, report) = check_json(&[&full]);
+    assert_eq!(exit, 0, "{report:#}");
+    assert!(codes(&report).is_empty(), "{report:#}");
+
+    // Without Redis and OpenTelemetry, 74 cases regress: redis_layout, redis and traceparent.
+    let out = bqsuite(&["results", "diff", s(&full), s(&partial), "--format", "json"]);
+    let doc: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(code(&out), 1, "{doc:#}");
+    let diags = diagnostics(&doc);
+    assert_eq!(diags.len(), 74, "{doc:#}");
+    let mut sections = std::collections::BTreeSet::new();
+    for d in &diags {
+        assert_eq!(d["code"], "results-regression", "{d:#}");
+        sections.insert(d["section"].as_str().unwrap().to_string());
+    }
+    assert_eq!(
+        sections.into_iter().collect::<Vec<_>>(),
+        ["redis", "redis_layout", "traceparent"]
+    );
+    // Back again: the same 74 cases are fixes, and a fix is no error.
+    let out = bqsuite(&["results", "diff", s(&partial), s(&full), "--format", "json"]);
+    let doc: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(code(&out), 0, "{doc:#}");
+
+    // The matrix of both runs: one column per file, the full run Compatible.
+    let out = bqsuite(&["results", "matrix", s(&full), s(&partial)]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let md = stdout(&out);
+    assert!(md.contains("suite 1.8.0"), "{md}");
+    assert!(md.contains("✅ **Compatible**"), "{md}");
+    assert!(md.contains("❌ **NOT Compatible ("), "{md}");
+}
+
+#[test]
 fn narrowed_sdks_with_adr_skips_are_compatible() {
     let dir = Dir::new();
     let mut python = sdk_results("babelqueue-python", "2.3.0", &["sqs", "redis", "otel"]);
@@ -174,14 +266,17 @@ fn a_missing_case_is_a_reason() {
     doc["sections"]["trim"]
         .as_object_mut()
         .unwrap()
-        .remove("make-keeps-nbsp");
+        .remove("make-keeps-unicode-nbsp-padding");
     assert_reason(
         &doc,
         "results-case-missing",
         &[
             ("section", json!("trim")),
-            ("case", json!("make-keeps-nbsp")),
-            ("pointer", json!("/sections/trim/make-keeps-nbsp")),
+            ("case", json!("make-keeps-unicode-nbsp-padding")),
+            (
+                "pointer",
+                json!("/sections/trim/make-keeps-unicode-nbsp-padding"),
+            ),
         ],
     );
 }
@@ -436,7 +531,7 @@ fn unreadable_files_are_reasons_not_crashes() {
 
 fn python_with_failure() -> Value {
     let mut doc = sdk_results("babelqueue-python", "2.3.0", &["sqs", "redis", "otel"]);
-    doc["sections"]["trim"]["make-keeps-nbsp"] =
+    doc["sections"]["trim"]["make-keeps-unicode-nbsp-padding"] =
         json!({"status": "fail", "reason": "strip() trims <U+00A0>"});
     doc["sections"]["encode_reject"]["reject-repeated-key"] =
         json!({"status": "skip", "reason": "one dict (ADR-0031)"});
@@ -466,21 +561,22 @@ fn matrix_shows_both_sdks_with_counts_and_verdicts() {
     assert!(md.contains("❌ **NOT Compatible (1 reason)**"), "{md}");
     assert!(md.contains("✅ **Compatible**"), "{md}");
     assert!(
-        md.contains("| trim | core | 21 | 🔴 20 pass · 1 fail | 🟢 21 pass |"),
+        // Case counts of the real 1.8.0: trim 35, encode_reject 13, asb 31, traceparent 14.
+        md.contains("| trim | core | 35 | 🔴 34 pass · 1 fail | 🟢 35 pass |"),
         "{md}"
     );
     assert!(
         md.contains("| encode\\_reject | core | 13 | 🟡 12 pass · 1 skip | 🟢 13 pass |"),
         "{md}"
     );
-    assert!(md.contains("| asb | asb | 32 | — | — (ADR-0021) |"), "{md}");
+    assert!(md.contains("| asb | asb | 31 | — | — (ADR-0021) |"), "{md}");
     assert!(
-        md.contains("| traceparent | otel | 11 | 🟢 11 pass | — |"),
+        md.contains("| traceparent | otel | 14 | 🟢 14 pass | — |"),
         "{md}"
     );
     // Drill-down names the failing case; input text is escaped.
     assert!(
-        md.contains("make-keeps-nbsp (fail: strip() trims \\<U+00A0\\>)"),
+        md.contains("make-keeps-unicode-nbsp-padding (fail: strip() trims \\<U+00A0\\>)"),
         "{md}"
     );
     assert!(
@@ -508,10 +604,10 @@ fn matrix_shows_both_sdks_with_counts_and_verdicts() {
     for want in [
         "<span class=\"sdk\">babelqueue-python</span><span class=\"ver\">2.3.0</span>",
         "<span class=\"sdk\">php-sdk</span><span class=\"ver\">1.9.0</span>",
-        "<td class=\"fail\"><details><summary>20 pass · 1 fail</summary>",
-        "<code>make-keeps-nbsp</code><div class=\"reason\">strip() trims &lt;U+00A0&gt;</div>",
+        "<td class=\"fail\"><details><summary>34 pass · 1 fail</summary>",
+        "<code>make-keeps-unicode-nbsp-padding</code><div class=\"reason\">strip() trims &lt;U+00A0&gt;</div>",
         "<td class=\"skip\"><details><summary>12 pass · 1 skip</summary>",
-        "<td class=\"pass\">21 pass</td>",
+        "<td class=\"pass\">35 pass</td>",
         "✘ NOT Compatible (1 reason)",
         "✔ Compatible",
     ] {
@@ -533,7 +629,8 @@ fn matrix_escapes_every_input_string() {
     let mut doc = python_with_failure();
     doc["sdk"] = json!("<script>alert(1)</script>");
     doc["version"] = json!("1.0\" onmouseover=\"x");
-    doc["sections"]["trim"]["make-keeps-nbsp"]["reason"] = json!("<img src=x onerror=alert(2)>");
+    doc["sections"]["trim"]["make-keeps-unicode-nbsp-padding"]["reason"] =
+        json!("<img src=x onerror=alert(2)>");
     doc["sections"]["trim"]["<b>bold</b>"] = json!({"status": "pass"});
     let file = dir.write("evil.json", &doc);
     let html_out = dir.path("m.html");
@@ -584,18 +681,18 @@ fn matrix_warns_when_versions_differ() {
 fn diff_finds_regressions_and_fixes() {
     let dir = Dir::new();
     let mut old = sdk_results("babelqueue-python", "2.2.0", &["sqs"]);
-    old["sections"]["trim"]["make-keeps-nbsp"] = json!({"status": "fail"});
+    old["sections"]["trim"]["make-keeps-unicode-nbsp-padding"] = json!({"status": "fail"});
     old["sections"]["cases"]
         .as_object_mut()
         .unwrap()
         .remove("order-created");
     let mut new = sdk_results("babelqueue-python", "2.3.0", &["sqs"]);
-    new["sections"]["job_type"]["job-null-urn-fallback"] =
+    new["sections"]["job_type"]["null-job-ignored-falls-back-to-urn"] =
         json!({"status": "fail", "reason": "no warning"});
     new["sections"]["trim"]
         .as_object_mut()
         .unwrap()
-        .remove("make-trims-spaces");
+        .remove("make-trims-ascii-space");
     let (a, b) = (dir.write("old.json", &old), dir.write("new.json", &new));
 
     let out = bqsuite(&["results", "diff", s(&a), s(&b), "--format", "json"]);
@@ -610,7 +707,7 @@ fn diff_finds_regressions_and_fixes() {
     let regressions = find("results-regression");
     assert_eq!(regressions.len(), 1, "{report:#}");
     assert_eq!(regressions[0]["severity"], "error");
-    assert_eq!(regressions[0]["case"], "job-null-urn-fallback");
+    assert_eq!(regressions[0]["case"], "null-job-ignored-falls-back-to-urn");
     assert_eq!(regressions[0]["section"], "job_type");
     assert!(
         regressions[0]["file"]
@@ -621,9 +718,12 @@ fn diff_finds_regressions_and_fixes() {
     let fixes = find("results-fix");
     assert_eq!(fixes.len(), 1, "{report:#}");
     assert_eq!(fixes[0]["severity"], "note");
-    assert_eq!(fixes[0]["case"], "make-keeps-nbsp");
+    assert_eq!(fixes[0]["case"], "make-keeps-unicode-nbsp-padding");
     assert_eq!(find("results-case-added")[0]["case"], "order-created");
-    assert_eq!(find("results-case-removed")[0]["case"], "make-trims-spaces");
+    assert_eq!(
+        find("results-case-removed")[0]["case"],
+        "make-trims-ascii-space"
+    );
     assert_eq!(report["errors"], 1);
 
     // Back the other way: the fix is a regression and the regression a fix.
@@ -633,11 +733,11 @@ fn diff_finds_regressions_and_fixes() {
         .into_iter()
         .find(|d| d["code"] == "results-regression")
         .unwrap();
-    assert_eq!(regression["case"], "make-keeps-nbsp");
+    assert_eq!(regression["case"], "make-keeps-unicode-nbsp-padding");
 
     // No regression: exit 0, the fix is a note.
     let mut fixed = old.clone();
-    fixed["sections"]["trim"]["make-keeps-nbsp"] = json!({"status": "pass"});
+    fixed["sections"]["trim"]["make-keeps-unicode-nbsp-padding"] = json!({"status": "pass"});
     let c = dir.write("fixed.json", &fixed);
     let out = bqsuite(&["results", "diff", s(&a), s(&c)]);
     assert_eq!(code(&out), 0, "{}", stdout(&out));

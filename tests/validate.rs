@@ -1,5 +1,11 @@
 //! `bqsuite validate`: the bundled suite is sound, and each kind of breakage in a copy of it is
-//! reported with exit 1, its stable code and the exact file and place.
+//! reported with exit 1, its stable code and the exact file and place. The bundled suite is the
+//! real published 1.8.0; each breakage is made on a real case, fixture or manifest entry.
+//!
+//! Depends on the `redis_layout` evaluator landing: until it does, validate reports `case-shape`
+//! errors in `redis_layout`, so the tests that expect a clean bundled suite
+//! (`bundled_suite_is_sound`, `json_output_of_a_clean_suite`, `pre_release_version_is_semver`,
+//! `urn_alias_is_exempt_from_the_producer_schema`) fail.
 
 mod common;
 
@@ -131,8 +137,9 @@ fn conformance_version_must_be_semver() {
 #[test]
 fn pre_release_version_is_semver() {
     let s = SuiteCopy::new();
-    s.write("CONFORMANCE_VERSION", "1.6.0-pre\n");
-    s.edit_manifest(|m| m["conformance_version"] = json!("1.6.0-pre"));
+    // A pre-release of the next suite, as a release candidate of 1.9.0 would carry it.
+    s.write("CONFORMANCE_VERSION", "1.9.0-pre\n");
+    s.edit_manifest(|m| m["conformance_version"] = json!("1.9.0-pre"));
     let (exit, diags) = validate_json(&s.path());
     assert_eq!(exit, 0, "{diags:#?}");
 }
@@ -144,7 +151,8 @@ fn versions_must_agree() {
     assert_finding(
         &s.path(),
         "version-mismatch",
-        &[("pointer", "/conformance_version"), ("message", "1.5.0")],
+        // CONFORMANCE_VERSION of the real suite says 1.8.0.
+        &[("pointer", "/conformance_version"), ("message", "1.8.0")],
     );
 }
 
@@ -160,7 +168,7 @@ fn every_block_needs_a_scope() {
 #[test]
 fn every_scope_entry_needs_a_block() {
     let s = SuiteCopy::new();
-    s.edit_manifest(|m| m["sections"]["ghost"] = json!("core"));
+    s.edit_manifest(|m| m["sections"]["ghost"] = json!({"scope": "core"}));
     assert_finding(
         &s.path(),
         "section-missing-block",
@@ -171,13 +179,21 @@ fn every_scope_entry_needs_a_block() {
 #[test]
 fn scope_must_be_known() {
     let s = SuiteCopy::new();
-    s.edit_manifest(|m| m["sections"]["rabbitmq"] = json!("rabbit"));
+    // The real manifests map each section to {"scope": "<scope>"}.
+    s.edit_manifest(|m| m["sections"]["rabbitmq"] = json!({"scope": "rabbit"}));
     assert_finding(
         &s.path(),
         "invalid-scope",
         &[("pointer", "/sections/rabbitmq")],
     );
-    s.edit_manifest(|m| m["sections"]["rabbitmq"] = json!(["amqp", "core"]));
+    s.edit_manifest(|m| m["sections"]["rabbitmq"] = json!({"scope": ["amqp", "core"]}));
+    assert_finding(
+        &s.path(),
+        "invalid-scope",
+        &[("pointer", "/sections/rabbitmq")],
+    );
+    // A bare scope string is not the 1.8.0 form either.
+    s.edit_manifest(|m| m["sections"]["rabbitmq"] = json!("amqp"));
     assert_finding(
         &s.path(),
         "invalid-scope",
