@@ -30,7 +30,7 @@ use serde_json::Value;
 /// section of the mutant's `sections`). They are the survivors marked in the family files:
 /// decode/trim/traceparent (`adequacy_core.rs`), gate/reconcile/settle (`settle.rs`),
 /// backoff/retry/delay (`retry.rs`) and poison (`poison.rs`).
-const SURVIVORS: [(&str, &str); 17] = [
+const SURVIVORS: [(&str, &str); 20] = [
     ("decode-job-array-coerced", "job_type"),
     ("decode-urn-non-string-fatal", "job_type"),
     ("decode-blank-java-trim", "trim"),
@@ -51,6 +51,9 @@ const SURVIVORS: [(&str, &str); 17] = [
     ("traceparent-fallback-case-kept", "traceparent"),
     ("poison-type-check-last-only", "kafka_poison"),
     ("dlq-nested-dead-letter-wrapped", "poison_dlq"),
+    ("redis-due-against-unfloored-clock", "redis_layout"),
+    ("redis-zset-poison-only-raw", "redis_layout"),
+    ("redis-legacy-poison-delivered", "redis_layout"),
 ];
 
 /// Mutants killed somewhere in the real 1.8.0 but not in every section they name: (mutant,
