@@ -103,16 +103,6 @@ fn list_of(pointer: &str) -> String {
     }
 }
 
-/// The code of the finding for a case whose expectation the reference model does not derive:
-/// `expectation-mismatch`, except in the two payload sections, whose verdicts come from a JSON
-/// Schema validator and are reported as `payload-verdict` (README, "Findings").
-fn mismatch_code(section: &str) -> &'static str {
-    match section {
-        "payload_schema" | "payload_schema_unicode" => "payload-verdict",
-        _ => "expectation-mismatch",
-    }
-}
-
 #[test]
 fn one_flip_in_every_case_list_of_the_real_suite_is_an_expectation_mismatch_at_that_case() {
     let copy = common::SuiteCopy::new();
@@ -188,7 +178,7 @@ fn one_flip_in_every_case_list_of_the_real_suite_is_an_expectation_mismatch_at_t
         .as_array()
         .unwrap()
         .iter()
-        .filter(|d| d["code"] == "expectation-mismatch" || d["code"] == "payload-verdict")
+        .filter(|d| d["code"] == "expectation-mismatch")
         .collect();
 
     let mut problems = Vec::new();
@@ -206,7 +196,7 @@ fn one_flip_in_every_case_list_of_the_real_suite_is_an_expectation_mismatch_at_t
                 if d["section"] != section.as_str() || d["case"] != id.as_str() {
                     problems.push(format!("{what}: finding names another case: {d}"));
                 }
-                if d["code"] != mismatch_code(section) {
+                if d["code"] != "expectation-mismatch" {
                     problems.push(format!("{what}: reported as {}", d["code"]));
                 }
                 if d["severity"] != "error" || !d["line"].is_u64() {

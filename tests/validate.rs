@@ -492,10 +492,17 @@ fn payload_schema_verdict_must_match_a_real_validator() {
     s.edit_manifest(|m| m["payload_schema"]["cases"][0]["valid"] = json!(false));
     let d = assert_finding(
         &s.path(),
-        "payload-verdict",
+        "expectation-mismatch",
         &[("section", "payload_schema"), ("case", "valid-minimal")],
     );
     assert_eq!(d["pointer"], "/payload_schema/cases/0/valid");
+    assert!(
+        d["message"]
+            .as_str()
+            .unwrap()
+            .contains("JSON Schema validator"),
+        "{d}"
+    );
 }
 
 #[test]
@@ -506,7 +513,11 @@ fn payload_schema_unicode_counts_code_points() {
         "emoji-1cp-min2",
     );
     s.edit_manifest(|m| m["payload_schema_unicode"]["cases"][i]["valid"] = json!(true));
-    assert_finding(&s.path(), "payload-verdict", &[("case", "emoji-1cp-min2")]);
+    assert_finding(
+        &s.path(),
+        "expectation-mismatch",
+        &[("case", "emoji-1cp-min2")],
+    );
 }
 
 #[test]
