@@ -18,7 +18,7 @@ if out.exists():
     shutil.rmtree(out)
 shutil.copytree(suite, out)
 manifest = json.loads((out / "manifest.json").read_text())
-envelope = json.loads((out / "fixtures/roundtrip-empty-data.json").read_text())
+envelope = json.loads((out / "fixtures/empty-data-roundtrip.json").read_text())
 
 if kind == "shared":
     envelope["data"] = {
