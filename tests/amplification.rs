@@ -4,6 +4,10 @@
 //! timings are in bench/amplification.sh and the README.
 //!
 //! One test in this binary, so the process-wide decode counter sees only this evaluation.
+//!
+//! Measured on the real 1.8.0 (710 cases, 56 fixtures): validating the bundled suite decodes 62
+//! texts (its fixtures and the version gates' incoming bodies), and with the thousand cases 63.
+//! The bundled suite must validate clean: this needs the redis_layout evaluator.
 
 mod common;
 
@@ -16,10 +20,11 @@ use serde_json::{Value, json};
 fn a_fixture_shared_by_a_thousand_cases_is_decoded_once() {
     let s = common::SuiteCopy::new();
     let before = texts_decoded();
-    assert!(bqsuite::validate::validate(&s.path()).unwrap().is_clean());
+    let report = bqsuite::validate::validate(&s.path()).unwrap();
+    assert!(report.is_clean(), "{:?}", report.diagnostics);
     let baseline = texts_decoded() - before;
     let mut envelope: Value = serde_json::from_str(
-        &fs::read_to_string(s.file("fixtures/roundtrip-empty-data.json")).unwrap(),
+        &fs::read_to_string(s.file("fixtures/empty-data-roundtrip.json")).unwrap(),
     )
     .unwrap();
     envelope["data"] = json!({
@@ -44,10 +49,11 @@ fn a_fixture_shared_by_a_thousand_cases_is_decoded_once() {
     let decoded = texts_decoded() - before;
 
     assert!(report.is_clean(), "{:?}", report.diagnostics);
-    assert!(
-        report.summary.iter().any(|l| l.contains("1261 pass")),
-        "every case ran: {:?}",
-        report.summary
+    // Every case ran and passed: the real 1.8.0's 710 and the thousand.
+    assert_eq!(
+        report.summary,
+        ["1710 cases in 32 sections, 57 fixtures; reference evaluator: 1710 pass, 0 skip"],
+        "every case ran"
     );
     // The thousand cases add one decode: their shared fixture's.
     assert_eq!(

@@ -4,7 +4,11 @@
 //! Test data: `tests/data/upstream-suite/` is a verbatim copy of the upstream earlier revision
 //! (`../shared/reference/upstream-suite/`), which has no CONFORMANCE_VERSION; the copy adds one
 //! holding `1.0.0` (the revision predates 1.1.0's schema_version_gate, so it is the 1.0.0 suite).
-//! Nothing else in it was edited.
+//! Nothing else in it was edited. It is a subset of the real 1.0.0 release
+//! (`tests/data/real-releases/1.0.0`), with the same descriptions.
+//!
+//! The bundled suite is the real release 1.8.0: the next minor release is 1.9.0, the next patch
+//! 1.8.1, the next major 2.0.0 (the constants below).
 
 mod common;
 
@@ -16,6 +20,25 @@ use serde_json::{Value, json};
 
 fn upstream() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/upstream-suite")
+}
+
+/// A real published release under `tests/data/real-releases/`.
+fn real_release(version: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/real-releases")
+        .join(version)
+}
+
+/// The bundled suite's version (the real release 1.8.0), and the versions after it.
+const CURRENT: &str = "1.8.0";
+const NEXT_PATCH: &str = "1.8.1";
+const NEXT_MINOR: &str = "1.9.0";
+const NEXT_MINOR_PRE: &str = "1.9.0-pre";
+const LOWER: &str = "1.7.9";
+
+#[test]
+fn the_version_constants_follow_the_bundled_suite() {
+    assert_eq!(bundled_version(), CURRENT);
 }
 
 fn s(p: &Path) -> &str {
@@ -95,7 +118,7 @@ fn edited(version: &str, edit: impl FnOnce(&SuiteCopy)) -> SuiteCopy {
 }
 
 // ------------------------------------------------------------------------------------------------
-// The upstream revision against 1.5.0.
+// The upstream revision (and the real 1.0.0) against 1.8.0.
 
 #[test]
 fn upstream_to_current_is_additive_once_descriptions_are_ignored() {
@@ -115,19 +138,21 @@ fn upstream_to_current_is_additive_once_descriptions_are_ignored() {
     ] {
         assert_eq!(count(&doc, major), 0, "unexpected {major}: {doc:#}");
     }
-    // Descriptions did change, and were classified as such (not as case changes).
-    assert!(count(&doc, "description-changed") > 20, "{doc:#}");
-    finding(&doc, "description-changed", Some("order-created"));
-    let schema = diags(&doc).into_iter().find(|d| {
-        d["code"] == "description-changed" && d["file"] == "schema/message-envelope.schema.json"
-    });
-    assert!(schema.is_some(), "envelope schema descriptions: {doc:#}");
-    // Per section: the 1.3.0 cases, the 1.1.0 gates, the 1.5.0 sections.
+    // The upstream revision shares its descriptions with 1.8.0.
+    assert_eq!(count(&doc, "description-changed"), 0, "{doc:#}");
+    // Per section: the 1.3.0 cases, the 1.1.0 gates (unnamed: their ids are indexes), the
+    // sections added from 1.0.0 on (the upstream revision has 10 sections, 1.8.0 has 32).
     let added = finding(&doc, "case-added", Some("invalid-wrong-case-job"));
     assert_eq!(added["section"], "cases");
-    let gate = finding(&doc, "case-added", Some("schema_version_gate/float-1.0"));
-    assert_eq!(gate["section"], "asb");
-    assert_eq!(count(&doc, "section-added"), 12, "{doc:#}");
+    for section in ["sqs", "asb", "pulsar", "kafka", "artemis"] {
+        assert!(
+            diags(&doc).iter().any(|d| d["code"] == "case-added"
+                && d["section"] == section
+                && d["case"] == "schema_version_gate/0"),
+            "{section} gate: {doc:#}"
+        );
+    }
+    assert_eq!(count(&doc, "section-added"), 22, "{doc:#}");
     let trim = diags(&doc)
         .into_iter()
         .find(|d| d["code"] == "section-added" && d["pointer"] == "/trim")
@@ -149,9 +174,29 @@ fn upstream_to_current_is_additive_once_descriptions_are_ignored() {
     finding(&doc, "fixture-added", None);
     let summary = doc["summary"].to_string();
     assert!(
-        summary.contains("1.0.0 → 1.5.0 is a minor bump: sufficient"),
+        summary.contains("1.0.0 → 1.8.0 is a minor bump: sufficient"),
         "{summary}"
     );
+
+    // The real 1.0.0 against 1.8.0: 1.4.0 reworded the descriptions of two sections (and changed
+    // nothing else of them). They are classified as description edits, not as changes of the
+    // sections' cases, and the change stays additive.
+    let (exit, doc) = diff_json(&real_release("1.0.0"), &bundled_suite());
+    assert_eq!(exit, 0, "{doc:#}");
+    assert_eq!(bump(&doc), "minor", "{doc:#}");
+    let described: Vec<String> = diags(&doc)
+        .iter()
+        .filter(|d| d["code"] == "description-changed")
+        .map(|d| d["pointer"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        described,
+        ["/roundtrip/description", "/forbidden_keys/description"],
+        "{doc:#}"
+    );
+    for major in ["case-changed", "section-changed", "case-removed"] {
+        assert_eq!(count(&doc, major), 0, "unexpected {major}: {doc:#}");
+    }
 }
 
 #[test]
@@ -176,7 +221,7 @@ fn human_output_lists_changes_and_the_bump() {
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let text = stdout(&out);
     assert!(
-        text.contains("note[case-added]: case `make-trims-spaces` added to section `trim`"),
+        text.contains("note[case-added]: case `make-trims-ascii-space` added to section `trim`"),
         "{text}"
     );
     assert!(text.contains("bump: minor (only additions)"), "{text}");
@@ -192,13 +237,13 @@ fn human_output_lists_changes_and_the_bump() {
 /// Asserts the change from the bundled suite to `copy` needs major: with a minor bump NEW fails
 /// (exit 1, `version-bump-insufficient`), with a major one it passes. Returns the 2.0.0 report.
 fn assert_needs_major(edit: impl Fn(&SuiteCopy)) -> Value {
-    let minor = edited("1.6.0", &edit);
+    let minor = edited(NEXT_MINOR, &edit);
     let (exit, doc) = diff_json(&bundled_suite(), &minor.path());
     assert_eq!(bump(&doc), "major", "{doc:#}");
     assert_eq!(exit, 1, "a minor bump must not do: {doc:#}");
     let e = finding(&doc, "version-bump-insufficient", None);
     let message = e["message"].as_str().unwrap();
-    for part in ["1.5.0", "1.6.0", "major"] {
+    for part in [CURRENT, NEXT_MINOR, "major"] {
         assert!(message.contains(part), "{message}");
     }
     let major = edited("2.0.0", &edit);
@@ -276,19 +321,29 @@ fn removed_schema_file_and_fixture_need_major() {
 
 #[test]
 fn block_parameter_change_changes_every_case_of_the_block() {
-    let doc = assert_needs_major(|c| c.edit_manifest(|m| m["backoff"]["tiers"] = json!([5, 60])));
+    // poison_dlq's `original_queue` is a section parameter that every one of its cases reads.
+    let doc = assert_needs_major(|c| {
+        c.edit_manifest(|m| m["poison_dlq"]["original_queue"] = json!("payments"))
+    });
     let section = finding(&doc, "section-changed", None);
-    assert_eq!(section["pointer"], "/backoff");
-    assert!(section["message"].as_str().unwrap().contains("`tiers`"));
-    let backoff_cases = diags(&doc)
+    assert_eq!(section["pointer"], "/poison_dlq");
+    assert!(
+        section["message"]
+            .as_str()
+            .unwrap()
+            .contains("`original_queue`")
+    );
+    let changed = diags(&doc)
         .iter()
-        .filter(|d| d["code"] == "case-changed" && d["section"] == "backoff")
+        .filter(|d| d["code"] == "case-changed" && d["section"] == "poison_dlq")
         .count();
     let manifest: serde_json::Value =
-        serde_json::from_str(&fs::read_to_string("suite/manifest.json").unwrap()).unwrap();
-    let in_block = |key: &str| manifest["backoff"][key]["cases"].as_array().unwrap().len();
-    let every = in_block("tier_selection") + in_block("retry_republish");
-    assert_eq!(backoff_cases, every, "{doc:#}");
+        serde_json::from_str(&fs::read_to_string(bundled_suite().join("manifest.json")).unwrap())
+            .unwrap();
+    let every = manifest["poison_dlq"]["cases"].as_array().unwrap().len();
+    assert_eq!(every, 43, "the real 1.8.0 poison_dlq has 43 cases");
+    assert_eq!(changed, every, "{doc:#}");
+    assert_eq!(count(&doc, "case-changed"), every, "{doc:#}");
 }
 
 #[test]
@@ -303,7 +358,8 @@ fn sub_block_parameter_change_changes_every_case_of_the_sub_block() {
         .filter(|d| d["code"] == "case-changed")
         .map(|d| d["case"].as_str().unwrap().to_string())
         .collect();
-    assert_eq!(changed.len(), 17, "{doc:#}");
+    // The real 1.8.0 sqs gate has 18 cases (unnamed: schema_version_gate/0 to /17).
+    assert_eq!(changed.len(), 18, "{doc:#}");
     assert!(
         changed
             .iter()
@@ -314,14 +370,20 @@ fn sub_block_parameter_change_changes_every_case_of_the_sub_block() {
 
 #[test]
 fn scope_change_and_removed_exception_need_major() {
-    assert_needs_major(|c| c.edit_manifest(|m| m["sections"]["delay"] = json!("core")));
+    // delay is scoped to sqs: moving it to core makes it required of every SDK.
+    assert_needs_major(|c| {
+        c.edit_manifest(|m| {
+            assert_eq!(m["sections"]["delay"], json!({"scope": "sqs"}));
+            m["sections"]["delay"] = json!({"scope": "core"})
+        })
+    });
     let doc = assert_needs_major(|c| c.edit_manifest(|m| m["exceptions"] = json!([])));
     finding(&doc, "exception-removed", None);
 }
 
 #[test]
 fn new_field_that_old_runners_know_changes_the_case() {
-    // `producer_schema_valid` already exists on a roundtrip case: a runner of 1.5.0 reads it.
+    // `producer_schema_valid` already exists on a roundtrip case: a runner of 1.8.0 reads it.
     let doc = assert_needs_major(|c| {
         c.edit_manifest(|m| {
             let cases = m["roundtrip"]["cases"].as_array_mut().unwrap();
@@ -358,7 +420,7 @@ fn added_case_needs_minor_and_a_pre_release_of_it_is_fine() {
                 .push(case);
         })
     };
-    for (version, exit) in [("1.5.1", 1), ("1.6.0", 0), ("1.6.0-pre", 0)] {
+    for (version, exit) in [(NEXT_PATCH, 1), (NEXT_MINOR, 0), (NEXT_MINOR_PRE, 0)] {
         let copy = edited(version, add);
         let (got, doc) = diff_json(&bundled_suite(), &copy.path());
         assert_eq!(bump(&doc), "minor", "{doc:#}");
@@ -370,7 +432,7 @@ fn added_case_needs_minor_and_a_pre_release_of_it_is_fine() {
 
 #[test]
 fn field_new_to_its_section_extends_the_case() {
-    let copy = edited("1.6.0", |c| {
+    let copy = edited(NEXT_MINOR, |c| {
         c.edit_manifest(|m| m["redis_layout"]["cases"][0]["expect_ttl"] = json!(60))
     });
     let (exit, doc) = diff_json(&bundled_suite(), &copy.path());
@@ -381,7 +443,7 @@ fn field_new_to_its_section_extends_the_case() {
 
 #[test]
 fn added_exception_is_additive() {
-    let copy = edited("1.6.0", |c| {
+    let copy = edited(NEXT_MINOR, |c| {
         c.edit_manifest(|m| {
             m["exceptions"].as_array_mut().unwrap().push(json!({
                 "family": "go", "binding": "artemis", "adr": "ADR-0099"
@@ -405,13 +467,13 @@ fn description_edit_needs_patch() {
             s["properties"]["job"]["description"] = json!("Reworded as well.")
         });
     };
-    let same = edited("1.5.0", edit);
+    let same = edited(CURRENT, edit);
     let (exit, doc) = diff_json(&bundled_suite(), &same.path());
     assert_eq!(bump(&doc), "patch", "{doc:#}");
     assert_eq!(exit, 1, "a patch change needs a new version: {doc:#}");
     assert_eq!(count(&doc, "description-changed"), 3, "{doc:#}");
     finding(&doc, "description-changed", Some("order-created"));
-    let patch = edited("1.5.1", edit);
+    let patch = edited(NEXT_PATCH, edit);
     let (exit, doc) = diff_json(&bundled_suite(), &patch.path());
     assert_eq!(exit, 0, "{doc:#}");
     assert_eq!(bump(&doc), "patch");
@@ -445,7 +507,7 @@ fn whitespace_only_fixture_edit_is_cosmetic() {
         ["fixture-cosmetic", "version-bump-insufficient"],
         "{doc:#}"
     );
-    let patch = edited("1.5.1", edit);
+    let patch = edited(NEXT_PATCH, edit);
     assert_eq!(diff_json(&bundled_suite(), &patch.path()).0, 0);
 }
 
@@ -527,12 +589,12 @@ fn no_change_needs_no_bump() {
     assert_eq!(bump(&doc), "none");
     assert!(codes(&doc).is_empty(), "{doc:#}");
     // Only the version moved: still no change of the suite.
-    let bumped = edited("1.5.1", |_| {});
+    let bumped = edited(NEXT_PATCH, |_| {});
     let (exit, doc) = diff_json(&bundled_suite(), &bumped.path());
     assert_eq!(exit, 0, "{doc:#}");
     assert_eq!(bump(&doc), "none", "{doc:#}");
     // A lower version never satisfies anything.
-    let lower = edited("1.4.9", |_| {});
+    let lower = edited(LOWER, |_| {});
     let (exit, doc) = diff_json(&bundled_suite(), &lower.path());
     assert_eq!(exit, 1, "{doc:#}");
     finding(&doc, "version-bump-insufficient", None);
@@ -554,28 +616,47 @@ fn missing_version_is_an_error() {
 fn markdown_release_notes_list_new_cases_per_section() {
     let dir = tempfile::tempdir().unwrap();
     let notes = dir.path().join("notes.md");
-    let out = bqsuite(&["diff", s(&upstream()), "suite", "--markdown", s(&notes)]);
+    // From the real 1.0.0, which 1.4.0 reworded two section descriptions of.
+    let out = bqsuite(&[
+        "diff",
+        s(&real_release("1.0.0")),
+        "suite",
+        "--markdown",
+        s(&notes),
+    ]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let text = fs::read_to_string(&notes).unwrap();
     assert!(
-        text.starts_with("# BabelQueue conformance suite 1.5.0\n"),
+        text.starts_with("# BabelQueue conformance suite 1.8.0\n"),
         "{text}"
     );
     assert!(text.contains("**minor**"), "{text}");
     let trim = text
         .find("### `trim` (new section, scope `core`)")
         .expect(&text);
-    let case = text.find("- `make-trims-spaces`").expect(&text);
+    let case = text.find("- `make-trims-ascii-space`").expect(&text);
     let next = text.find("### `job_type`").expect(&text);
     assert!(trim < case && case < next, "{text}");
     assert!(text.contains("### `cases` (2 new cases)"), "{text}");
+    // A section that existed gets a count, not a scope.
+    assert!(text.contains("### `roundtrip` (5 new cases)"), "{text}");
     // Each section's list is its own paragraph.
     assert!(
-        text.contains("\n\n### `sqs` (17 new cases)\n\n- `schema_version_gate/value-1`\n"),
+        text.contains("\n\n### `sqs` (18 new cases)\n\n- `schema_version_gate/0`\n"),
         "{text}"
     );
-    assert!(text.contains("- `invalid-wrong-case-job` — "), "{text}");
-    assert!(text.contains("## Descriptions and formatting"), "{text}");
+    // A case without a description is listed bare; one with, after a dash.
+    assert!(text.contains("- `invalid-wrong-case-job`\n"), "{text}");
+    assert!(
+        text.contains("- `duplicate-keys-last-wins` — A repeated envelope key"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "## Descriptions and formatting\n\n- description of section `roundtrip` changed\n"
+        ),
+        "{text}"
+    );
     assert!(text.contains("## Other additions"), "{text}");
 }
 
@@ -613,7 +694,7 @@ fn released_tarball_diffs_like_its_directory() {
     // As OLD, under another file name (the version comes from the root directory).
     let renamed = dir.path().join("old.tar.gz");
     fs::copy(&tarball, &renamed).unwrap();
-    let changed = edited("1.6.0", |c| {
+    let changed = edited(NEXT_MINOR, |c| {
         c.edit_manifest(|m| m["cases"][0]["expect"]["attempts"] = json!(1))
     });
     let (exit_dir, from_dir) = diff_json(&copy.path(), &changed.path());
@@ -626,7 +707,7 @@ fn released_tarball_diffs_like_its_directory() {
 #[test]
 fn broken_tarball_cannot_be_compared() {
     let dir = tempfile::tempdir().unwrap();
-    let bad = dir.path().join("babelqueue-conformance-1.5.0.tar.gz");
+    let bad = dir.path().join("babelqueue-conformance-1.8.0.tar.gz");
     fs::write(&bad, b"\x1f\x8b\x08\x00garbage").unwrap();
     let out = bqsuite(&["diff", s(&bad), "suite"]);
     assert_eq!(code(&out), 2, "{}", stdout(&out));
@@ -665,10 +746,10 @@ fn validate_since_adds_the_version_rule_to_the_report() {
             .contains("needs a minor bump"),
         "{bump_note:#}"
     );
-    finding(&doc, "case-added", Some("make-trims-spaces"));
+    finding(&doc, "case-added", Some("make-trims-ascii-space"));
 
     // A sound suite whose version was not bumped: the bump error is validate's only error.
-    let copy = edited("1.5.0", |c| {
+    let copy = edited(CURRENT, |c| {
         c.edit_manifest(|m| {
             let mut case = m["redis_layout"]["cases"][0].clone();
             case["name"] = json!("another-queue");

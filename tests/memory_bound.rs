@@ -6,6 +6,12 @@
 //! process figures are in bench/amplification.sh and the README.
 //!
 //! One test in this binary, so the counters see only its own allocations.
+//!
+//! Measured on the real 1.8.0 (debug build): the bundled suite alone peaks at about 3.7 MB; one
+//! wide fixture is 2.4 MB of text and one parsed copy of it about 24.6 MB; validating the suite
+//! with both wide fixtures peaks at about 32.4 MB against a bound of about 39.3 MB. A second
+//! copy of one document (24.6 MB) would exceed the bound by far. The bundled suite must validate
+//! clean: this needs the redis_layout evaluator.
 
 mod common;
 
@@ -68,7 +74,7 @@ fn wide_fixtures_are_held_about_once_and_one_at_a_time() {
     assert!(report.is_clean(), "{:?}", report.diagnostics);
 
     // Two wide fixtures, each named by one roundtrip case: held one after the other.
-    let mut envelope = s.read_json("fixtures/roundtrip-empty-data.json");
+    let mut envelope = s.read_json("fixtures/empty-data-roundtrip.json");
     let data: Map<String, Value> = (0..200_000)
         .map(|i| (format!("k{i:06}"), json!(0)))
         .collect();
@@ -90,13 +96,20 @@ fn wide_fixtures_are_held_about_once_and_one_at_a_time() {
     // What one copy of the document costs.
     let (value, one_copy) = peak_of(|| bqsuite::json::parse_value(&text).unwrap());
     drop(value);
+    // The bound below is meaningful only while a second copy cannot hide in what the bundled
+    // suite needs anyway (and in the quarter copy of slack): the wide fixture must dominate.
+    assert!(
+        bundled + one_copy / 4 < one_copy / 2,
+        "the bundled suite peaks at {bundled} bytes, one copy of the wide fixture is {one_copy}: \
+         make the fixture wider"
+    );
 
     let (report, peak) = peak_of(|| bqsuite::validate::validate(&s.path()).unwrap());
     assert!(report.is_clean(), "{:?}", report.diagnostics);
-    assert!(
-        report.summary.iter().any(|l| l.contains("0 skip")),
-        "{:?}",
-        report.summary
+    // Every case ran and passed: the real 1.8.0's 710 and the two wide ones.
+    assert_eq!(
+        report.summary,
+        ["712 cases in 32 sections, 58 fixtures; reference evaluator: 712 pass, 0 skip"]
     );
     // Both texts, read once and kept; one copy of one document at a time; what the bundled suite
     // needs anyway. Holding a second copy anywhere (of one fixture, or of both) breaks the bound.
