@@ -209,6 +209,14 @@ fn show(value: &Value) -> String {
     shorten(&text, SHOWN_CHARS)
 }
 
+/// An entry of the `sections` map as a scope name (`"sqs"`), or as JSON when it has no scope.
+fn show_scope(entry: &Value) -> String {
+    match crate::suite::rules::scope_in(entry) {
+        Some(scope) => format!("\"{scope}\""),
+        None => show(entry),
+    }
+}
+
 /// `text` cut to `max` characters (with `…`).
 pub fn shorten(text: &str, max: usize) -> String {
     if text.chars().count() <= max {
@@ -863,7 +871,10 @@ fn compare_scopes(
                 Change::new(
                     "scope-added",
                     MANIFEST,
-                    format!("section `{name}` is assigned the scope {}", show(new_scope)),
+                    format!(
+                        "section `{name}` is assigned the scope {}",
+                        show_scope(new_scope)
+                    ),
                 )
                 .at(pointer)
                 .in_section(name),
@@ -875,8 +886,8 @@ fn compare_scopes(
                     format!(
                         "the scope of section `{name}` changed from {} to {} (it changes which \
                          packages must run it)",
-                        show(old_scope),
-                        show(new_scope)
+                        show_scope(old_scope),
+                        show_scope(new_scope)
                     ),
                 )
                 .at(pointer)
@@ -895,7 +906,7 @@ fn compare_scopes(
                     MANIFEST,
                     format!(
                         "section `{name}` no longer has a scope (it was {})",
-                        show(old_scope)
+                        show_scope(old_scope)
                     ),
                 )
                 .in_section(name),
