@@ -121,10 +121,14 @@ trap 'on_signal HUP' HUP
 trap 'on_signal INT' INT
 trap 'on_signal TERM' TERM
 
-# run COMMAND...: runs it in the background and waits, so that a signal is handled at once
-# (the shell runs a trap only when the foreground command ends); the status is in $rc.
+# run OUT ERR COMMAND...: runs it in the background (its output to the files OUT and ERR) and
+# waits, so that a signal is handled at once (the shell runs a trap only when the foreground
+# command ends, and a redirection of this function would swallow the trap's message); the
+# status is in $rc.
 run() {
-    "$@" &
+    out_file=$1 err_file=$2
+    shift 2
+    "$@" >"$out_file" 2>"$err_file" &
     child=$!
     rc=0
     wait "$child" || rc=$?
@@ -296,7 +300,7 @@ download_curl() {
         fi
         url=$1 out=$2 cap=$3
         shift 3
-        run curl "$@" "$url" >"$work/curl.out" 2>"$work/curl.err"
+        run "$work/curl.out" "$work/curl.err" curl "$@" "$url"
         set -- "$url" "$out" "$cap"
         [ "$rc" -ne 0 ] || return 0
         answer=$(cat "$work/curl.out" 2>/dev/null || :)
@@ -331,7 +335,7 @@ download_curl() {
         pause=$((1 << (attempt - 1)))
         left=$((started + timeout_s - $(now)))
         [ "$left" -gt "$pause" ] || too_long "$1" "$2"
-        run sleep "$pause"
+        run /dev/null /dev/null sleep "$pause"
         attempt=$((attempt + 1))
     done
 }
@@ -339,10 +343,10 @@ download_curl() {
 download_wget() {
     started=$(now)
     if command -v timeout >/dev/null 2>&1; then
-        run timeout "$timeout_s" wget -q -T 30 -t 3 --max-redirect=10 -O "$2" "$1"
+        run /dev/null /dev/null timeout "$timeout_s" wget -q -T 30 -t 3 --max-redirect=10 -O "$2" "$1"
         [ "$rc" -ne 124 ] || too_long "$1" "$2"
     else
-        run wget -q -T 30 -t 3 --max-redirect=10 -O "$2" "$1"
+        run /dev/null /dev/null wget -q -T 30 -t 3 --max-redirect=10 -O "$2" "$1"
     fi
     [ $(($(now) - started)) -le "$timeout_s" ] || too_long "$1" "$2"
     if [ "$rc" -ne 0 ]; then why="wget failed (status $rc)"; return 1; fi
