@@ -219,6 +219,9 @@ version=${version#v}
 case $version in
     *[!0-9A-Za-z.+-]*|"") fail "\`$version\` is not a version" "pass a SemVer version such as 1.5.0" ;;
 esac
+# A directory named like an option would be read as one by mkdir and mktemp.
+case $dir in -*) dir=./$dir ;; esac
+case $cache in -*) cache=./$cache ;; esac
 if [ -z "$dir" ]; then
     [ -n "${HOME:-}" ] ||
         fail "HOME is not set, so there is no default install directory" \
@@ -245,6 +248,23 @@ sums=bqsuite-SHA256SUMS
 max_sums=65536
 max_archive=268435456
 
+# The tools, before anything is downloaded: a missing one is "could not run" (2), never a
+# verification failure.
+sha=
+for tool in sha256sum shasum openssl; do
+    if command -v "$tool" >/dev/null 2>&1; then sha=$tool; break; fi
+done
+[ -n "$sha" ] ||
+    fail "no sha256 tool (sha256sum, shasum or openssl) to verify the download" "install coreutils"
+case $ext in
+    tar.gz) tools="gzip tar" ;;
+    *) tools= ; command -v unzip >/dev/null 2>&1 || tools=powershell.exe ;;
+esac
+for tool in mktemp $tools; do
+    command -v "$tool" >/dev/null 2>&1 ||
+        fail "\`$tool\` is not installed, and install.sh needs it" "install it, then run the same command again"
+done
+
 work=$(mktemp -d 2>/dev/null || mktemp -d -t bqsuite-install 2>/dev/null) ||
     fail "cannot create a temporary directory" "set TMPDIR to a writable directory"
 
@@ -265,15 +285,17 @@ download() {
             ;;
         http://*|https://*)
             if command -v curl >/dev/null 2>&1; then
-                download_curl "$@"
+                download_curl "$@" || return 1
             elif command -v wget >/dev/null 2>&1; then
-                download_wget "$@"
+                download_wget "$@" || return 1
             else
                 fail "neither curl nor wget is installed" "install one of them, or download $1 yourself"
             fi
             ;;
         *) fail "unsupported URL \`$1\`" "set BQ_CONFORMANCE_BASE_URL to an http://, https:// or file:/// URL" ;;
     esac
+    # (curl checks a Content-Length against the cap; a body sent without one is checked here.)
+    if [ "$(size_of "$2")" -gt "$3" ]; then why="it is larger than $3 bytes"; return 1; fi
 }
 
 too_long() {
@@ -351,19 +373,14 @@ download_wget() {
     fi
     [ $(($(now) - started)) -le "$timeout_s" ] || too_long "$1" "$2"
     if [ "$rc" -ne 0 ]; then why="wget failed (status $rc)"; return 1; fi
-    if [ "$(size_of "$2")" -gt "$3" ]; then why="it is larger than $3 bytes"; return 1; fi
 }
 
 sha256_of() {
-    if command -v sha256sum >/dev/null 2>&1; then
-        sha256sum "$1" | cut -d ' ' -f 1
-    elif command -v shasum >/dev/null 2>&1; then
-        shasum -a 256 "$1" | cut -d ' ' -f 1
-    elif command -v openssl >/dev/null 2>&1; then
-        openssl dgst -sha256 -r "$1" | cut -d ' ' -f 1
-    else
-        fail "no sha256 tool (sha256sum, shasum or openssl) to verify the download" "install coreutils"
-    fi
+    case $sha in
+        sha256sum) sha256sum "$1" | cut -d ' ' -f 1 ;;
+        shasum) shasum -a 256 "$1" | cut -d ' ' -f 1 ;;
+        openssl) openssl dgst -sha256 -r "$1" | cut -d ' ' -f 1 ;;
+    esac
 }
 
 # lookup FILE NAME: the hash FILE gives for NAME, as bqsuite fetch reads SHA256SUMS: a line is

@@ -352,3 +352,53 @@ fn numbers_are_whole_and_never_octal() {
         assert!(text(&out).contains("--timeout"), "{}", text(&out));
     }
 }
+
+#[test]
+fn a_missing_tool_cannot_run_and_is_never_taken_for_tampering() {
+    let release = Release::new();
+    release.sums(format!("{}  {}\n", release.hash, archive_name()));
+    let home = tempfile::tempdir().unwrap();
+    // A PATH with what install.sh uses, gzip left out.
+    let tools = home.path().join("tools");
+    fs::create_dir_all(&tools).unwrap();
+    for tool in [
+        "sh",
+        "awk",
+        "sed",
+        "mktemp",
+        "cut",
+        "tr",
+        "wc",
+        "tail",
+        "head",
+        "date",
+        "cp",
+        "mv",
+        "rm",
+        "mkdir",
+        "chmod",
+        "cat",
+        "tar",
+        "uname",
+        "sha256sum",
+    ] {
+        let found = Command::new("sh")
+            .arg("-c")
+            .arg(format!("command -v {tool}"))
+            .output()
+            .unwrap();
+        let path = String::from_utf8_lossy(&found.stdout).trim().to_string();
+        if path.starts_with('/') {
+            symlink(path, tools.join(tool)).unwrap();
+        }
+    }
+    let bin = home.path().join("bin");
+    let out = release.command(&bin).env("PATH", &tools).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(
+        text(&out).contains("`gzip` is not installed"),
+        "{}",
+        text(&out)
+    );
+    assert!(!bin.exists());
+}
