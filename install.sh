@@ -45,7 +45,9 @@ shown() {
             for (i = 1; i < 256; i++) ord[sprintf("%c", i)] = i
             s = ENVIRON["BQ_SHOWN"]; n = length(s); out = ""
             for (i = 1; i <= n; i++) {
-                c = substr(s, i, 1); b = ord[c]
+                c = substr(s, i, 1)
+                if (!(c in ord)) { out = out c; continue }
+                b = ord[c]
                 if (b == 10) { out = out "\\n"; continue }
                 if (b == 13) { out = out "\\r"; continue }
                 if (b == 9) { out = out "\\t"; continue }
