@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds a workspace shaped like the real one and prints the `sync --check` and
 # `fetch --check` / `fetch --update` reports that the README shows:
-# - the 25 targets of suite/sync-targets.txt, with the SDK repositories babelqueue-java,
+# - the 25 targets of sync-targets.txt, with the SDK repositories babelqueue-java,
 #   babelqueue-java-redis and babelqueue-dotnet-redis not cloned;
-# - php-sdk and babelqueue-go still on the published 1.0.0 (tests/data/upstream-suite);
+# - php-sdk and babelqueue-go still on the unversioned upstream copy (tests/data/upstream-suite);
 # - a hand-edited fixture in babelqueue-python; the node-adapters rabbitmq package not vendored.
 # Usage: docs/sync-demo.sh  (builds the release binary first)
 set -euo pipefail
@@ -16,7 +16,8 @@ trap 'rm -rf "$WORK"' EXIT
 ws=$WORK/ws
 mkdir -p "$ws/conformance"
 cp -R suite "$ws/conformance/suite"
-grep -v '^[[:space:]]*#' suite/sync-targets.txt | sed 's/#.*//' | while read -r t; do
+cp sync-targets.txt "$ws/conformance/"
+grep -v "^[[:space:]]*#" sync-targets.txt | sed 's/#.*//' | while read -r t; do
     [ -n "$t" ] || continue
     case ${t%%/*} in babelqueue-java | babelqueue-java-redis | babelqueue-dotnet-redis) continue ;; esac
     if [ "$t" = babelqueue-node-adapters/packages/rabbitmq/test/conformance ]; then
