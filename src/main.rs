@@ -283,7 +283,12 @@ fn run(cli: &Cli, out: &Output, args: &[OsString]) -> Result<u8, Error> {
         }
         Command::Eval { suite, out: file } => {
             check_source_date_epoch()?;
-            eval(&suite_or_default(suite), file.as_deref(), out)
+            // `--out -` is standard output; any other path must be new or a regular file.
+            let file = file.as_deref().filter(|p| p.as_os_str() != "-");
+            if let Some(path) = file {
+                fsutil::check_writable_target(path)?;
+            }
+            eval(&suite_or_default(suite), file, out)
         }
         Command::Mutants { suite, proposal } => {
             let suite = suite_or_default(suite);
