@@ -20,9 +20,13 @@ impl Staging {
     /// Creates the staging directory beside `target` (mode 0700 until it is committed), first
     /// removing the staging directories that fetches which died left beside it.
     pub fn create(target: &Path) -> Result<Staging> {
-        if let Some(parent) = target.parent() {
-            remove_stale(parent);
-        }
+        // A bare name (`conformance`) has the empty path as its parent: that is the current
+        // directory, where its staging directories are.
+        let parent = match target.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        remove_stale(parent);
         let dir = temp_sibling(target, "fetch");
         dir_builder(0o700)
             .create(&dir)
@@ -81,6 +85,121 @@ impl Drop for Staging {
     fn drop(&mut self) {
         let _ = fs::remove_dir_all(&self.dir);
     }
+}
+
+/// DEST as it was when the run began, resolved once to an absolute path: absent, or a real
+/// directory (never a link) held open for the whole run, so that its device and inode cannot be
+/// reused. [`Pinned::verify`] checks, right before the tree is renamed onto it or the vendored set
+/// is written into it, that the path still names that same directory (or is still absent): a DEST
+/// swapped for a symbolic link or another directory while the release downloaded is refused, and
+/// nothing is written through it.
+pub struct Pinned {
+    /// The absolute path, resolved once; everything is written under it.
+    path: PathBuf,
+    /// The path as the user gave it, for messages.
+    shown: PathBuf,
+    /// Device and inode of the directory, or `None` when DEST did not exist.
+    id: Option<(u64, u64)>,
+    /// Keeps the directory's inode alive (and so its identity unique) until the run ends.
+    _handle: Option<File>,
+}
+
+impl Pinned {
+    /// Pins `absolute` (DEST given as `shown`): it must be absent or a real directory.
+    pub fn take(shown: &Path, absolute: PathBuf) -> Result<Pinned> {
+        let meta = match fs::symlink_metadata(&absolute) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Ok(Pinned {
+                    path: absolute,
+                    shown: shown.to_path_buf(),
+                    id: None,
+                    _handle: None,
+                });
+            }
+            Err(e) => return Err(Error::io("read", shown, e)),
+            Ok(m) => m,
+        };
+        if !meta.is_dir() {
+            return Err(Error::bad_path(
+                shown,
+                format!(
+                    "is {}; fetch writes only into a real directory",
+                    kind_of(&meta)
+                ),
+            ));
+        }
+        let handle = File::open(&absolute).map_err(|e| Error::io("open", shown, e))?;
+        let held = handle.metadata().map_err(|e| Error::io("read", shown, e))?;
+        let id = identity(&meta);
+        if identity(&held) != id {
+            return Err(changed(shown, "another directory"));
+        }
+        Ok(Pinned {
+            path: absolute,
+            shown: shown.to_path_buf(),
+            id: Some(id),
+            _handle: Some(handle),
+        })
+    }
+
+    /// The absolute path everything is written under.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Refuses (exit 2) when the path no longer names the pinned directory (or, for an absent
+    /// DEST, when something appeared there).
+    pub fn verify(&self) -> Result<()> {
+        let now = match fs::symlink_metadata(&self.path) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+            Err(e) => return Err(Error::io("read", &self.shown, e)),
+            Ok(m) => Some(m),
+        };
+        match (&now, self.id) {
+            (None, None) => Ok(()),
+            (None, Some(_)) => Err(changed(&self.shown, "gone")),
+            (Some(m), Some(id)) if m.is_dir() && identity(m) == id => Ok(()),
+            (Some(m), Some(_)) if m.is_dir() => Err(changed(&self.shown, "another directory")),
+            (Some(m), _) => Err(changed(&self.shown, kind_of(m))),
+        }
+    }
+}
+
+/// Device and inode (unix); elsewhere nothing to compare.
+fn identity(meta: &fs::Metadata) -> (u64, u64) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        (meta.dev(), meta.ino())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        (0, 0)
+    }
+}
+
+fn kind_of(meta: &fs::Metadata) -> &'static str {
+    let kind = meta.file_type();
+    if kind.is_symlink() {
+        "a symbolic link"
+    } else if kind.is_dir() {
+        "a directory"
+    } else if kind.is_file() {
+        "a file"
+    } else {
+        "a special file"
+    }
+}
+
+fn changed(shown: &Path, now: &str) -> Error {
+    Error::bad_path(
+        shown,
+        format!(
+            "changed while the release was being fetched (it is now {now}); nothing was written \
+             through it. Check what replaced it, then run the same command again"
+        ),
+    )
 }
 
 /// The process id in a staging directory's name (`.<name>.fetch-<pid>-<n>`), if it is one.
