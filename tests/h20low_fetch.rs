@@ -89,32 +89,49 @@ fn stale_staging_beside_a_bare_named_dir_is_removed() {
 #[test]
 fn a_file_size_limit_is_a_clean_error_and_leaves_no_staging() {
     let work = tempfile::tempdir().unwrap();
-    release_into(work.path());
-    let base = format!("file://{}", work.path().join("mirror").display());
-    let sdk = work.path().join("sdk");
-    fs::create_dir(&sdk).unwrap();
-    // `ulimit -f 4`: at most 2 KiB (dash) or 4 KiB (bash) per file; the suite has larger files.
-    let out = Command::new("sh")
-        .arg("-c")
-        .arg("ulimit -f 4 && exec \"$0\" \"$@\"")
-        .arg(env!("CARGO_BIN_EXE_bqsuite"))
-        .args(["fetch", &bundled_version(), "conformance"])
-        .current_dir(&sdk)
-        .env("BQ_CONFORMANCE_BASE_URL", &base)
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "{:?} {}",
-        out.status,
-        stderr(&out)
-    );
-    let err = stderr(&out);
-    assert!(err.contains("the file is too large"), "{err}");
-    assert!(err.contains("free some space"), "{err}");
-    assert!(!err.contains("os error"), "{err}");
-    assert!(names(&sdk).is_empty(), "{:?}", names(&sdk));
+    let asset = release_into(work.path());
+    let sums = fs::read(work.path().join("mirror/SHA256SUMS")).unwrap();
+    // Over HTTP the asset's private copy is what hits the limit; from file:// an unpacked file.
+    let server = Server::start(move |r, _| {
+        if r.path.ends_with("/SHA256SUMS") {
+            Reply::ok(&sums)
+        } else if r.path.ends_with(".tar.gz") {
+            range_reply(&asset, r)
+        } else {
+            Reply::status(404)
+        }
+    });
+    for base in [
+        format!("file://{}", work.path().join("mirror").display()),
+        format!("{}/v{{version}}", server.base),
+    ] {
+        let sdk = work.path().join("sdk");
+        fs::create_dir(&sdk).unwrap();
+        // `ulimit -f 4`: at most 2 KiB (dash) or 4 KiB (bash) per file; the suite has larger
+        // files.
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg("ulimit -f 4 && exec \"$0\" \"$@\"")
+            .arg(env!("CARGO_BIN_EXE_bqsuite"))
+            .args(["fetch", &bundled_version(), "conformance"])
+            .current_dir(&sdk)
+            .env("BQ_CONFORMANCE_BASE_URL", &base)
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{base}: {:?} {}",
+            out.status,
+            stderr(&out)
+        );
+        let err = stderr(&out);
+        assert!(err.contains("the file is too large"), "{base}: {err}");
+        assert!(err.contains("free some space"), "{base}: {err}");
+        assert!(!err.contains("os error"), "{err}");
+        assert!(names(&sdk).is_empty(), "{base}: {:?}", names(&sdk));
+        fs::remove_dir(&sdk).unwrap();
+    }
 }
 
 #[test]
