@@ -107,8 +107,14 @@ pub struct Pinned {
 impl Pinned {
     /// Pins `absolute` (DEST given as `shown`): it must be absent or a real directory.
     pub fn take(shown: &Path, absolute: PathBuf) -> Result<Pinned> {
+        // The path as given must still name what `absolute` names (it was resolved a moment ago;
+        // a link swapped in since would have been followed).
+        let given = fs::symlink_metadata(shown);
         let meta = match fs::symlink_metadata(&absolute) {
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                if let Ok(m) = given {
+                    return Err(changed(shown, kind_of(&m)));
+                }
                 return Ok(Pinned {
                     path: absolute,
                     shown: shown.to_path_buf(),
@@ -128,9 +134,15 @@ impl Pinned {
                 ),
             ));
         }
+        let id = identity(&meta);
+        match given {
+            Ok(m) if m.is_dir() && identity(&m) == id => {}
+            Ok(m) if m.is_dir() => return Err(changed(shown, "another directory")),
+            Ok(m) => return Err(changed(shown, kind_of(&m))),
+            Err(_) => return Err(changed(shown, "gone")),
+        }
         let handle = File::open(&absolute).map_err(|e| Error::io("open", shown, e))?;
         let held = handle.metadata().map_err(|e| Error::io("read", shown, e))?;
-        let id = identity(&meta);
         if identity(&held) != id {
             return Err(changed(shown, "another directory"));
         }
@@ -355,6 +367,43 @@ fn set_mode(path: &Path, mode: u32) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_pinned_dest_must_stay_the_same_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = fs::canonicalize(dir.path()).unwrap();
+        let dest = d.join("dest");
+        fs::create_dir(&dest).unwrap();
+        let pinned = Pinned::take(&dest, dest.clone()).unwrap();
+        pinned.verify().unwrap();
+        // Swapped for a link to another directory.
+        fs::rename(&dest, d.join("moved")).unwrap();
+        fs::create_dir(d.join("elsewhere")).unwrap();
+        std::os::unix::fs::symlink(d.join("elsewhere"), &dest).unwrap();
+        let err = pinned.verify().unwrap_err().to_string();
+        assert!(
+            err.contains("changed while") && err.contains("symbolic link"),
+            "{err}"
+        );
+        // Replaced by another directory.
+        fs::remove_file(&dest).unwrap();
+        fs::create_dir(&dest).unwrap();
+        let err = pinned.verify().unwrap_err().to_string();
+        assert!(err.contains("another directory"), "{err}");
+        // An absent DEST must stay absent.
+        let new = d.join("new");
+        let pinned = Pinned::take(&new, new.clone()).unwrap();
+        pinned.verify().unwrap();
+        std::os::unix::fs::symlink(d.join("elsewhere"), &new).unwrap();
+        assert!(pinned.verify().is_err());
+        // Given path and resolved path disagree (a link swapped in after resolving).
+        let err = Pinned::take(&new, d.join("elsewhere"))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.contains("symbolic link"), "{err}");
+    }
 
     #[test]
     fn staging_names() {
