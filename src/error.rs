@@ -284,6 +284,7 @@ mod tests {
         );
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_full_disk_or_file_size_limit_says_what_to_do() {
         for code in [28, 27] {
