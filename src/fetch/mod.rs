@@ -416,8 +416,8 @@ impl Run<'_> {
                         .collect();
                 pinned.verify()?;
                 let applied = crate::suite::vendor::apply(pinned.path(), &release)?;
-                // Written while DIR was swapped after all: say so rather than claim success.
-                pinned.verify()?;
+                // Swapped while being written: say so rather than claim success.
+                pinned.verify_written()?;
                 drop(staging);
                 self.push_verified(bytes, &digest, expected);
                 self.report.summary.push(if applied.is_empty() {

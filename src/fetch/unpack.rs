@@ -175,6 +175,20 @@ impl Pinned {
             (Some(m), _) => Err(changed(&self.shown, kind_of(m))),
         }
     }
+
+    /// [`Pinned::verify`] after the vendored set was written: a DEST swapped during the writing
+    /// itself is reported as such (exit 2), never as a success.
+    pub fn verify_written(&self) -> Result<()> {
+        self.verify().map_err(|e| match e {
+            Error::BadPath { path, .. } => Error::bad_path(
+                path,
+                "changed while the release was being written into it (it was swapped for a \
+                 link or another directory): some files may have gone to where it now leads. \
+                 Check both places, then run the same command again",
+            ),
+            other => other,
+        })
+    }
 }
 
 /// Device and inode (unix); elsewhere nothing to compare.
@@ -391,6 +405,8 @@ mod tests {
         fs::create_dir(&dest).unwrap();
         let err = pinned.verify().unwrap_err().to_string();
         assert!(err.contains("another directory"), "{err}");
+        let err = pinned.verify_written().unwrap_err().to_string();
+        assert!(err.contains("being written into it"), "{err}");
         // An absent DEST must stay absent.
         let new = d.join("new");
         let pinned = Pinned::take(&new, new.clone()).unwrap();
