@@ -198,7 +198,7 @@ pub enum Command {
         /// The suite directory [default: suite, in the current directory].
         #[arg(value_name = "SUITE")]
         suite: Option<PathBuf>,
-        /// Where to write results.json (default: standard output).
+        /// Where to write results.json (default, or `-`: standard output); a new or regular file.
         #[arg(long, short)]
         out: Option<PathBuf>,
     },

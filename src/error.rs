@@ -118,6 +118,20 @@ impl Error {
             Error::Io { source, .. } if source.kind() == io::ErrorKind::PermissionDenied => {
                 Some("check the permissions of the path, or use another one".into())
             }
+            Error::Io { source, .. }
+                if matches!(
+                    source.kind(),
+                    io::ErrorKind::StorageFull
+                        | io::ErrorKind::QuotaExceeded
+                        | io::ErrorKind::FileTooLarge
+                ) =>
+            {
+                Some(
+                    "free some space (or raise the file-size limit, `ulimit -f`) and run again; \
+                     what was being written was removed or left as it was"
+                        .into(),
+                )
+            }
             _ => None,
         }
     }
@@ -267,6 +281,22 @@ mod tests {
         assert_eq!(
             strip_os_error("a: Connection refused (os error 111) (gave up)"),
             "a: Connection refused (gave up)"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_full_disk_or_file_size_limit_says_what_to_do() {
+        for code in [28, 27] {
+            // ENOSPC, EFBIG
+            let e = Error::io("write", "d/x", io::Error::from_raw_os_error(code));
+            let text = e.to_string();
+            assert!(!text.contains("os error"), "{text}");
+            assert!(e.help().unwrap().contains("free some space"), "{text}");
+        }
+        assert_eq!(
+            Error::io("write", "x", io::Error::from_raw_os_error(27)).to_string(),
+            "cannot write x: the file is too large"
         );
     }
 

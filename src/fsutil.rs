@@ -21,8 +21,37 @@ pub fn temp_sibling(target: &Path, tag: &str) -> PathBuf {
     target.with_file_name(temp)
 }
 
+/// Refuses a `target` that exists and is not a regular file: the rename of [`write_atomic`] would
+/// replace a symbolic link, a FIFO or a device (`/dev/null` included) with a regular file.
+pub fn check_writable_target(target: &Path) -> Result<()> {
+    let kind = match fs::symlink_metadata(target) {
+        Ok(m) => m.file_type(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(Error::io("read", target, e)),
+    };
+    if kind.is_file() {
+        return Ok(());
+    }
+    let what = if kind.is_symlink() {
+        "a symbolic link"
+    } else if kind.is_dir() {
+        "a directory"
+    } else {
+        "a FIFO, socket or device"
+    };
+    Err(Error::bad_path(
+        target,
+        format!(
+            "is {what}, not a regular file; bqsuite writes its output only to a new or regular \
+             file, never through a link or into a special file (give another path)"
+        ),
+    ))
+}
+
 /// Writes `bytes` to `target` atomically: a reader sees either the old file or the whole new one.
+/// A `target` that exists and is not a regular file is refused ([`check_writable_target`]).
 pub fn write_atomic(target: &Path, bytes: &[u8]) -> Result<()> {
+    check_writable_target(target)?;
     let temp = temp_sibling(target, "tmp");
     let result = (|| {
         let mut file = fs::File::create(&temp).map_err(|e| Error::io("create", &temp, e))?;
@@ -49,6 +78,32 @@ mod tests {
         write_atomic(&target, b"two").unwrap();
         assert_eq!(fs::read(&target).unwrap(), b"two");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn refuses_to_replace_links_and_special_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real.json");
+        fs::write(&real, "keep").unwrap();
+        let link = dir.path().join("link.json");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        let err = write_atomic(&link, b"x").unwrap_err().to_string();
+        assert!(err.contains("symbolic link"), "{err}");
+        assert!(
+            fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(fs::read(&real).unwrap(), b"keep");
+        let err = write_atomic(dir.path(), b"x").unwrap_err().to_string();
+        assert!(err.contains("a directory"), "{err}");
+        let err = write_atomic(Path::new("/dev/null"), b"x")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("device"), "{err}");
+        assert!(!err.contains("os error"), "{err}");
     }
 
     #[test]

@@ -19,6 +19,7 @@ use serde_json::json;
 use std::io::IsTerminal;
 
 fn main() -> ExitCode {
+    ignore_file_size_signal();
     let args: Vec<OsString> = std::env::args_os().collect();
     let cli = match cli::parse(&args) {
         Ok(cli) => cli,
@@ -41,6 +42,17 @@ fn main() -> ExitCode {
         }
     };
     ExitCode::from(code)
+}
+
+/// A write past the file-size limit (`ulimit -f`) raises SIGXFSZ, which kills the process with
+/// no message and leaves fetch's staging directory behind. Ignored, the write fails with EFBIG
+/// instead: the command reports it (exit 2) and cleans up like any other write error.
+fn ignore_file_size_signal() {
+    #[cfg(unix)]
+    // SAFETY: installs the SIG_IGN disposition before any thread is started; no handler runs.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
 }
 
 fn is_check(command: &Command) -> bool {
@@ -283,7 +295,12 @@ fn run(cli: &Cli, out: &Output, args: &[OsString]) -> Result<u8, Error> {
         }
         Command::Eval { suite, out: file } => {
             check_source_date_epoch()?;
-            eval(&suite_or_default(suite), file.as_deref(), out)
+            // `--out -` is standard output; any other path must be new or a regular file.
+            let file = file.as_deref().filter(|p| p.as_os_str() != "-");
+            if let Some(path) = file {
+                fsutil::check_writable_target(path)?;
+            }
+            eval(&suite_or_default(suite), file, out)
         }
         Command::Mutants { suite, proposal } => {
             let suite = suite_or_default(suite);

@@ -119,11 +119,14 @@ pub fn fetch_with_progress(
         None
     } else if options.update {
         match update::plan(&options.dest)? {
-            update::Plan::Fresh => Some(Target::Fresh(prepare_dest(&options.dest)?)),
-            update::Plan::Update(dir) => Some(Target::Update(dir)),
+            update::Plan::Fresh => Some(Target::Fresh(fresh(&options.dest)?)),
+            update::Plan::Update(dir) => {
+                let absolute = fs::canonicalize(&dir).map_err(|e| Error::io("resolve", &dir, e))?;
+                Some(Target::Update(unpack::Pinned::take(&dir, absolute)?))
+            }
         }
     } else {
-        Some(Target::Fresh(prepare_dest(&options.dest)?))
+        Some(Target::Fresh(fresh(&options.dest)?))
     };
     let mut fetcher = Fetcher::new(&options.network);
     let mut run = Run {
@@ -156,12 +159,20 @@ pub fn fetch_with_progress(
     }
 }
 
-/// Where a verified asset goes.
+/// Where a verified asset goes: DEST resolved once and pinned before anything is downloaded
+/// ([`unpack::Pinned`]); the staging directory is made beside it, and it is checked to be the same
+/// directory (or still absent) right before the tree is renamed onto it or written into it.
 enum Target {
-    /// A new tree renamed into place (DEST absent or empty): the absolute path.
-    Fresh(PathBuf),
+    /// A new tree renamed into place (DEST absent or empty).
+    Fresh(unpack::Pinned),
     /// An existing vendored copy updated file by file.
-    Update(PathBuf),
+    Update(unpack::Pinned),
+}
+
+/// DEST of a plain fetch: checked ([`prepare_dest`]) and pinned.
+fn fresh(dest: &Path) -> Result<unpack::Pinned> {
+    let absolute = prepare_dest(dest)?;
+    unpack::Pinned::take(dest, absolute)
 }
 
 /// The hash the asset must have, and where it comes from.
@@ -349,8 +360,8 @@ impl Run<'_> {
         target: &Target,
         progress: &mut dyn FnMut(u64, Option<u64>),
     ) -> std::result::Result<(), Fault> {
-        let (Target::Fresh(path) | Target::Update(path)) = target;
-        let staging = unpack::Staging::create(path)?;
+        let (Target::Fresh(pinned) | Target::Update(pinned)) = target;
+        let staging = unpack::Staging::create(pinned.path())?;
         let cap = self.options.limits.max_archive_bytes;
         // Pass 1: verify everything; keep a private copy of a download for pass 2.
         let (local, digest) = {
@@ -384,8 +395,9 @@ impl Run<'_> {
         let (summary, bytes, _) = self.judge(pass, &again)?;
         self.report.subject = self.options.dest.display().to_string();
         match target {
-            Target::Fresh(path) => {
-                staging.commit(path)?;
+            Target::Fresh(pinned) => {
+                pinned.verify()?;
+                staging.commit(pinned.path())?;
                 self.push_verified(bytes, &digest, expected);
                 self.report.summary.push(format!(
                     "unpacked {} file{} ({} bytes) into {}",
@@ -395,14 +407,17 @@ impl Run<'_> {
                     self.options.dest.display()
                 ));
             }
-            Target::Update(dir) => {
+            Target::Update(pinned) => {
                 let release: std::collections::BTreeMap<String, Vec<u8>> =
                     crate::suite::load::load_bytes(&staging.tree())?
                         .files
                         .into_iter()
                         .map(|(rel, file)| (rel, file.bytes))
                         .collect();
-                let applied = crate::suite::vendor::apply(dir, &release)?;
+                pinned.verify()?;
+                let applied = crate::suite::vendor::apply(pinned.path(), &release)?;
+                // Swapped while being written: say so rather than claim success.
+                pinned.verify_written()?;
                 drop(staging);
                 self.push_verified(bytes, &digest, expected);
                 self.report.summary.push(if applied.is_empty() {

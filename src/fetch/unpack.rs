@@ -20,9 +20,13 @@ impl Staging {
     /// Creates the staging directory beside `target` (mode 0700 until it is committed), first
     /// removing the staging directories that fetches which died left beside it.
     pub fn create(target: &Path) -> Result<Staging> {
-        if let Some(parent) = target.parent() {
-            remove_stale(parent);
-        }
+        // A bare name (`conformance`) has the empty path as its parent: that is the current
+        // directory, where its staging directories are.
+        let parent = match target.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        remove_stale(parent);
         let dir = temp_sibling(target, "fetch");
         dir_builder(0o700)
             .create(&dir)
@@ -81,6 +85,147 @@ impl Drop for Staging {
     fn drop(&mut self) {
         let _ = fs::remove_dir_all(&self.dir);
     }
+}
+
+/// DEST as it was when the run began, resolved once to an absolute path: absent, or a real
+/// directory (never a link) held open for the whole run, so that its device and inode cannot be
+/// reused. [`Pinned::verify`] checks, right before the tree is renamed onto it or the vendored set
+/// is written into it, that the path still names that same directory (or is still absent): a DEST
+/// swapped for a symbolic link or another directory while the release downloaded is refused, and
+/// nothing is written through it.
+pub struct Pinned {
+    /// The absolute path, resolved once; everything is written under it.
+    path: PathBuf,
+    /// The path as the user gave it, for messages.
+    shown: PathBuf,
+    /// Device and inode of the directory, or `None` when DEST did not exist.
+    id: Option<(u64, u64)>,
+    /// Keeps the directory's inode alive (and so its identity unique) until the run ends.
+    _handle: Option<File>,
+}
+
+impl Pinned {
+    /// Pins `absolute` (DEST given as `shown`): it must be absent or a real directory.
+    pub fn take(shown: &Path, absolute: PathBuf) -> Result<Pinned> {
+        // The path as given must still name what `absolute` names (it was resolved a moment ago;
+        // a link swapped in since would have been followed).
+        let given = fs::symlink_metadata(shown);
+        let meta = match fs::symlink_metadata(&absolute) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                if let Ok(m) = given {
+                    return Err(changed(shown, kind_of(&m)));
+                }
+                return Ok(Pinned {
+                    path: absolute,
+                    shown: shown.to_path_buf(),
+                    id: None,
+                    _handle: None,
+                });
+            }
+            Err(e) => return Err(Error::io("read", shown, e)),
+            Ok(m) => m,
+        };
+        if !meta.is_dir() {
+            return Err(Error::bad_path(
+                shown,
+                format!(
+                    "is {}; fetch writes only into a real directory",
+                    kind_of(&meta)
+                ),
+            ));
+        }
+        let id = identity(&meta);
+        match given {
+            Ok(m) if m.is_dir() && identity(&m) == id => {}
+            Ok(m) if m.is_dir() => return Err(changed(shown, "another directory")),
+            Ok(m) => return Err(changed(shown, kind_of(&m))),
+            Err(_) => return Err(changed(shown, "gone")),
+        }
+        let handle = File::open(&absolute).map_err(|e| Error::io("open", shown, e))?;
+        let held = handle.metadata().map_err(|e| Error::io("read", shown, e))?;
+        if identity(&held) != id {
+            return Err(changed(shown, "another directory"));
+        }
+        Ok(Pinned {
+            path: absolute,
+            shown: shown.to_path_buf(),
+            id: Some(id),
+            _handle: Some(handle),
+        })
+    }
+
+    /// The absolute path everything is written under.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Refuses (exit 2) when the path no longer names the pinned directory (or, for an absent
+    /// DEST, when something appeared there).
+    pub fn verify(&self) -> Result<()> {
+        let now = match fs::symlink_metadata(&self.path) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+            Err(e) => return Err(Error::io("read", &self.shown, e)),
+            Ok(m) => Some(m),
+        };
+        match (&now, self.id) {
+            (None, None) => Ok(()),
+            (None, Some(_)) => Err(changed(&self.shown, "gone")),
+            (Some(m), Some(id)) if m.is_dir() && identity(m) == id => Ok(()),
+            (Some(m), Some(_)) if m.is_dir() => Err(changed(&self.shown, "another directory")),
+            (Some(m), _) => Err(changed(&self.shown, kind_of(m))),
+        }
+    }
+
+    /// [`Pinned::verify`] after the vendored set was written: a DEST swapped during the writing
+    /// itself is reported as such (exit 2), never as a success.
+    pub fn verify_written(&self) -> Result<()> {
+        self.verify().map_err(|e| match e {
+            Error::BadPath { path, .. } => Error::bad_path(
+                path,
+                "changed while the release was being written into it (it was swapped for a \
+                 link or another directory): some files may have gone to where it now leads. \
+                 Check both places, then run the same command again",
+            ),
+            other => other,
+        })
+    }
+}
+
+/// Device and inode (unix); elsewhere nothing to compare.
+fn identity(meta: &fs::Metadata) -> (u64, u64) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        (meta.dev(), meta.ino())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        (0, 0)
+    }
+}
+
+fn kind_of(meta: &fs::Metadata) -> &'static str {
+    let kind = meta.file_type();
+    if kind.is_symlink() {
+        "a symbolic link"
+    } else if kind.is_dir() {
+        "a directory"
+    } else if kind.is_file() {
+        "a file"
+    } else {
+        "a special file"
+    }
+}
+
+fn changed(shown: &Path, now: &str) -> Error {
+    Error::bad_path(
+        shown,
+        format!(
+            "changed while the release was being fetched (it is now {now}); nothing was written \
+             through it. Check what replaced it, then run the same command again"
+        ),
+    )
 }
 
 /// The process id in a staging directory's name (`.<name>.fetch-<pid>-<n>`), if it is one.
@@ -236,6 +381,45 @@ fn set_mode(path: &Path, mode: u32) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_pinned_dest_must_stay_the_same_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = fs::canonicalize(dir.path()).unwrap();
+        let dest = d.join("dest");
+        fs::create_dir(&dest).unwrap();
+        let pinned = Pinned::take(&dest, dest.clone()).unwrap();
+        pinned.verify().unwrap();
+        // Swapped for a link to another directory.
+        fs::rename(&dest, d.join("moved")).unwrap();
+        fs::create_dir(d.join("elsewhere")).unwrap();
+        std::os::unix::fs::symlink(d.join("elsewhere"), &dest).unwrap();
+        let err = pinned.verify().unwrap_err().to_string();
+        assert!(
+            err.contains("changed while") && err.contains("symbolic link"),
+            "{err}"
+        );
+        // Replaced by another directory.
+        fs::remove_file(&dest).unwrap();
+        fs::create_dir(&dest).unwrap();
+        let err = pinned.verify().unwrap_err().to_string();
+        assert!(err.contains("another directory"), "{err}");
+        let err = pinned.verify_written().unwrap_err().to_string();
+        assert!(err.contains("being written into it"), "{err}");
+        // An absent DEST must stay absent.
+        let new = d.join("new");
+        let pinned = Pinned::take(&new, new.clone()).unwrap();
+        pinned.verify().unwrap();
+        std::os::unix::fs::symlink(d.join("elsewhere"), &new).unwrap();
+        assert!(pinned.verify().is_err());
+        // Given path and resolved path disagree (a link swapped in after resolving).
+        let err = Pinned::take(&new, d.join("elsewhere"))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.contains("symbolic link"), "{err}");
+    }
 
     #[test]
     fn staging_names() {

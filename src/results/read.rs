@@ -15,6 +15,17 @@ use crate::json::{self, Kind, Member, Node, Pos};
 /// the memory a hostile file can cost.
 pub const MAX_RESULTS_BYTES: u64 = 16 * 1024 * 1024;
 
+/// Longest name a results file may hold: a key (section name, case id...), `sdk`, `version`,
+/// `conformance_version`, `generated_at` or a binding. Real ones are tens of bytes; every command
+/// repeats names (the matrix once per cell), so an unbounded one multiplies memory.
+pub const MAX_NAME_BYTES: usize = 256;
+/// Longest other string (a case's `reason`).
+pub const MAX_TEXT_BYTES: usize = 4096;
+/// Most sections in one results file.
+pub const MAX_SECTIONS: usize = 1000;
+/// Most cases in one results file, all sections together.
+pub const MAX_CASES: usize = 100_000;
+
 /// A results file that parsed as JSON.
 #[derive(Debug)]
 pub struct Parsed {
@@ -38,10 +49,19 @@ pub fn shown(path: &Path) -> String {
 /// a directory, an I/O error); a file that is too large or is not JSON is a finding.
 pub fn load(path: &Path) -> Result<Loaded> {
     let meta = fs::metadata(path).map_err(|e| Error::io("read results file", path, e))?;
-    if meta.is_dir() {
-        return Err(Error::bad_path(path, "is a directory, not a results file"));
-    }
-    let file = fs::File::open(path).map_err(|e| Error::io("open results file", path, e))?;
+    check_regular(path, &meta)?;
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    // A FIFO swapped in after the check above must not block the open.
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let file = options
+        .open(path)
+        .map_err(|e| Error::io("open results file", path, e))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| Error::io("read results file", path, e))?;
+    check_regular(path, &meta)?;
     let mut bytes = Vec::new();
     file.take(MAX_RESULTS_BYTES + 1)
         .read_to_end(&mut bytes)
@@ -60,6 +80,129 @@ pub fn load(path: &Path) -> Result<Loaded> {
     Ok(parse_bytes(&name, &bytes))
 }
 
+/// Only a regular file is read: a directory, FIFO or device is exit 2 (a FIFO would hang).
+fn check_regular(path: &Path, meta: &fs::Metadata) -> Result<()> {
+    if meta.is_file() {
+        return Ok(());
+    }
+    let what = if meta.is_dir() {
+        "a directory"
+    } else {
+        "a FIFO, socket or device"
+    };
+    Err(Error::bad_path(
+        path,
+        format!("is {what}, not a results file; pass the results.json file the runner wrote"),
+    ))
+}
+
+/// The first way `tree` exceeds the limits ([`MAX_NAME_BYTES`], [`MAX_TEXT_BYTES`],
+/// [`MAX_SECTIONS`], [`MAX_CASES`]), as a finding at the place.
+fn exceeds_limits(name: &str, tree: &Node) -> Option<Diagnostic> {
+    let too_large = |what: String, pos: Pos| {
+        Some(
+            Diagnostic::error("results-too-large", name, what)
+                .line_col(pos.line, pos.column)
+                .help(
+                    "a results file lists one short status per case; pass the file the runner \
+                     wrote",
+                ),
+        )
+    };
+    let long = |text: &str, limit: usize| text.len() > limit;
+    // The identity strings and the counts first (the most telling finding), then every key and
+    // string.
+    let top: &[Member] = match &tree.kind {
+        Kind::Object(members) => members,
+        _ => &[],
+    };
+    for m in top {
+        let names: Vec<&Node> = match (m.key.as_str(), &m.value.kind) {
+            ("sdk" | "version" | "conformance_version" | "generated_at", _) => vec![&m.value],
+            ("bindings", Kind::Array(items)) => items.iter().collect(),
+            _ => Vec::new(),
+        };
+        for node in names {
+            if let Kind::String(text) = &node.kind
+                && long(text, MAX_NAME_BYTES)
+            {
+                return too_large(
+                    format!(
+                        "`{}` holds a name of {} bytes, longer than {MAX_NAME_BYTES} bytes; \
+                         refusing to read the file",
+                        m.key,
+                        text.len()
+                    ),
+                    node.pos,
+                );
+            }
+        }
+        if m.key == "sections"
+            && let Kind::Object(sections) = &m.value.kind
+        {
+            if sections.len() > MAX_SECTIONS {
+                return too_large(
+                    format!(
+                        "`sections` has {} members, more than {MAX_SECTIONS}; refusing to read \
+                         the file",
+                        sections.len()
+                    ),
+                    m.value.pos,
+                );
+            }
+            let cases: usize = sections
+                .iter()
+                .map(|s| match &s.value.kind {
+                    Kind::Object(cases) => cases.len(),
+                    _ => 0,
+                })
+                .sum();
+            if cases > MAX_CASES {
+                return too_large(
+                    format!(
+                        "`sections` holds {cases} cases, more than {MAX_CASES}; refusing to read \
+                         the file"
+                    ),
+                    m.value.pos,
+                );
+            }
+        }
+    }
+    let mut stack: Vec<&Node> = vec![tree];
+    while let Some(node) = stack.pop() {
+        match &node.kind {
+            Kind::Object(members) => {
+                for m in members {
+                    if long(&m.key, MAX_NAME_BYTES) {
+                        return too_large(
+                            format!(
+                                "a key of {} bytes is longer than {MAX_NAME_BYTES} bytes; refusing \
+                                 to read the file",
+                                m.key.len()
+                            ),
+                            m.key_pos,
+                        );
+                    }
+                    stack.push(&m.value);
+                }
+            }
+            Kind::Array(items) => stack.extend(items),
+            Kind::String(text) if long(text, MAX_TEXT_BYTES) => {
+                return too_large(
+                    format!(
+                        "a string of {} bytes is longer than {MAX_TEXT_BYTES} bytes; refusing to \
+                         read the file",
+                        text.len()
+                    ),
+                    node.pos,
+                );
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 /// Parses the bytes of a results file named `name`.
 pub fn parse_bytes(name: &str, bytes: &[u8]) -> Loaded {
     let text = match std::str::from_utf8(bytes) {
@@ -75,7 +218,10 @@ pub fn parse_bytes(name: &str, bytes: &[u8]) -> Loaded {
         }
     };
     match json::parse(text) {
-        Ok(tree) => Loaded::Parsed(Parsed { tree }),
+        Ok(tree) => match exceeds_limits(name, &tree) {
+            Some(d) => Loaded::Unreadable(d),
+            None => Loaded::Parsed(Parsed { tree }),
+        },
         Err(e) => Loaded::Unreadable(
             Diagnostic::error(
                 "results-json-syntax",
@@ -267,6 +413,57 @@ mod tests {
         let cases = secs[0].cases.as_ref().unwrap();
         assert_eq!(cases.len(), 1);
         assert_eq!(cases[0].status, Status::Fail);
+    }
+
+    fn refused(text: &str) -> Diagnostic {
+        match parse_bytes("f", text.as_bytes()) {
+            Loaded::Unreadable(d) => d,
+            Loaded::Parsed(_) => panic!("accepted: {}", &text[..text.len().min(200)]),
+        }
+    }
+
+    #[test]
+    fn names_texts_and_counts_are_bounded() {
+        let ok = r#"{"sdk": "babelqueue-go/redis", "bindings": ["redis"],
+            "sections": {"envelope": {"case-1": {"status": "skip", "reason": "ADR-0031"}}}}"#;
+        assert!(matches!(parse_bytes("f", ok.as_bytes()), Loaded::Parsed(_)));
+        let name = "n".repeat(MAX_NAME_BYTES + 1);
+        let at_limit = "n".repeat(MAX_NAME_BYTES);
+        assert!(matches!(
+            parse_bytes("f", format!(r#"{{"sdk": "{at_limit}"}}"#).as_bytes()),
+            Loaded::Parsed(_)
+        ));
+        let d = refused(&format!("{{\n\"sdk\": \"{name}\"}}"));
+        assert_eq!(d.code, "results-too-large");
+        assert_eq!(d.line_col, Some((2, 8)));
+        assert!(d.message.contains("`sdk`"), "{}", d.message);
+        for text in [
+            format!(r#"{{"version": "{name}"}}"#),
+            format!(r#"{{"bindings": ["redis", "{name}"]}}"#),
+            format!(r#"{{"sections": {{"{name}": {{}}}}}}"#),
+            format!(r#"{{"sections": {{"s": {{"{name}": {{"status": "pass"}}}}}}}}"#),
+            format!(
+                r#"{{"sections": {{"s": {{"c": {{"status": "skip", "reason": "{}"}}}}}}}}"#,
+                "r".repeat(MAX_TEXT_BYTES + 1)
+            ),
+        ] {
+            assert_eq!(refused(&text).code, "results-too-large");
+        }
+        let cases: Vec<String> = (0..=MAX_CASES)
+            .map(|i| format!(r#""c{i}":{{"status":"pass"}}"#))
+            .collect();
+        let split = cases.len() / 2;
+        let text = format!(
+            r#"{{"sections": {{"a": {{{}}}, "b": {{{}}}}}}}"#,
+            cases[..split].join(","),
+            cases[split..].join(",")
+        );
+        assert!(refused(&text).message.contains("cases"));
+        let sections: Vec<String> = (0..=MAX_SECTIONS)
+            .map(|i| format!(r#""s{i}":{{}}"#))
+            .collect();
+        let text = format!(r#"{{"sections": {{{}}}}}"#, sections.join(","));
+        assert!(refused(&text).message.contains("members"));
     }
 
     #[test]

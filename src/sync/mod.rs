@@ -260,11 +260,9 @@ pub fn sync(options: &Options) -> Result<Outcome> {
         .map(|(rel, file)| (rel, file.bytes))
         .collect();
 
-    let text = fs::read_to_string(&targets_file)
-        .map_err(|e| Error::io("read the targets file", &targets_file, e))?;
-    let (targets, problems) =
-        targets::parse(&text, &shell::escape(&targets_file.display().to_string()));
-    report.diagnostics.extend(problems);
+    let text = targets::read(&targets_file)?;
+    let label = shell::escape(&targets_file.display().to_string());
+    let (targets, mut problems) = targets::parse(&text, &label);
     match fs::metadata(&workspace) {
         Ok(m) if m.is_dir() => {}
         Ok(_) => {
@@ -276,6 +274,9 @@ pub fn sync(options: &Options) -> Result<Outcome> {
         }
         Err(e) => return Err(Error::io("read the workspace", &workspace, e)),
     }
+    let targets =
+        targets::refuse_in_suite(targets, &workspace, &options.suite, &label, &mut problems);
+    report.diagnostics.extend(problems);
 
     let refused = report
         .diagnostics
