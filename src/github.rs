@@ -114,7 +114,8 @@ pub fn escape_property(text: &str) -> String {
 ///
 /// Every part is shown by the one rule ([`show::text`]) before the workflow-command escaping:
 /// the file and title whole, the message line by line (its line breaks are the caller's own,
-/// `%0A` in the annotation; a line break from data is already a visible `\n` there).
+/// `%0A` in the annotation; a line break from data is already a visible `\n` there); `##[`
+/// becomes `#\u{23}[`.
 pub fn command(
     level: &str,
     file: Option<&str>,
@@ -131,11 +132,13 @@ pub fn command(
         }
     }
     properties.push(format!("title={}", escape_property(&show::text(title))));
-    format!(
+    let line = format!(
         "::{level} {}::{}",
         properties.join(","),
         escape_data(&show::lines(message))
-    )
+    );
+    // The legacy `##[command]` form is honoured anywhere in a line: never from data.
+    line.replace("##[", "#\\u{23}[")
 }
 
 /// The directory a report's relative file names are relative to.

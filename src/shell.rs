@@ -27,7 +27,9 @@ pub fn quote(arg: &str) -> String {
     if !arg.is_empty() && arg.chars().all(safe) {
         return arg.to_string();
     }
-    if arg.chars().any(crate::show::is_hidden) {
+    // `##[` is a workflow command anywhere in a GitHub Actions log line: `#` is written `\x23`.
+    let legacy = arg.contains("##[");
+    if legacy || arg.chars().any(crate::show::is_hidden) {
         let mut out = String::from("$'");
         for c in arg.chars() {
             match c {
@@ -35,6 +37,7 @@ pub fn quote(arg: &str) -> String {
                     out.push('\\');
                     out.push(c);
                 }
+                '#' if legacy => out.push_str("\\x23"),
                 c if crate::show::is_hidden(c) => {
                     let mut buf = [0u8; 4];
                     for b in c.encode_utf8(&mut buf).bytes() {
@@ -74,6 +77,7 @@ mod tests {
         assert_eq!(quote(""), "''");
         assert_eq!(quote("a\nb"), r"$'a\x0ab'");
         assert_eq!(quote("a\u{202e}b"), r"$'a\xe2\x80\xaeb'");
+        assert_eq!(quote("a##[x]"), r"$'a\x23\x23[x]'");
         assert_eq!(
             command(&["sync".into(), "--workspace".into(), "a b".into()]),
             "bqsuite sync --workspace 'a b'"

@@ -105,9 +105,7 @@ pub fn json(doc: &str) -> String {
 /// a line or sequence itself, so only text that came from data is changed.
 pub fn guard(output: &str) -> String {
     let needs = output.contains("##[")
-        || output
-            .chars()
-            .any(|c| c != '\n' && is_hidden(c) && c != '\u{1b}')
+        || output.chars().any(|c| c != '\n' && is_hidden(c))
         || output.split('\n').any(starts_command);
     if !needs {
         return output.to_string();
@@ -234,5 +232,6 @@ mod tests {
             "\u{1b}[1mok\u{1b}[0m\\u{202e}"
         );
         assert_eq!(guard("a\u{1b}]0;t\u{7}"), "a\\u{1b}]0;t\\u{7}");
+        assert_eq!(guard("a\u{1b}<"), "a\\u{1b}<");
     }
 }
