@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use serde_json::{Value, json};
 
 use crate::error::{Error, escape_controls, strip_os_error};
+use crate::show;
 
 /// How bad a finding is. Errors make a check fail (exit 1); warnings are shown but do not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -237,26 +238,11 @@ fn severity_style(severity: Severity) -> anstyle::Style {
     }
 }
 
-/// Text from a finding as printed: control characters other than newlines and tabs escaped, so a
-/// file name or fixture value can never drive the terminal. Also drops an operating-system error
-/// number (`(os error 2)`) that a check may have formatted into its message.
+/// Text from a finding as printed: every hidden character escaped ([`crate::show::text`]: line
+/// breaks too, so a name inside a message can never start a line of its own), and without an
+/// operating-system error number (`(os error 2)`) that a check may have formatted into it.
 fn shown(text: &str) -> String {
-    let text = &strip_os_error(text);
-    if !text
-        .chars()
-        .any(|c| c.is_control() && c != '\n' && c != '\t')
-    {
-        return text.to_string();
-    }
-    text.split('\n')
-        .map(|line| {
-            line.split('\t')
-                .map(escape_controls)
-                .collect::<Vec<_>>()
-                .join("\t")
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    show::text(&strip_os_error(text))
 }
 
 /// Renders one diagnostic as human text (two or three lines).
@@ -305,7 +291,7 @@ pub fn render_diagnostic_styled(d: &Diagnostic, color: bool) -> String {
             let _ = write!(out, "\n    {}", shown(line));
         }
     }
-    out
+    show::guard(&out)
 }
 
 /// Renders a report as human text: findings, then a one-line verdict.
@@ -342,7 +328,7 @@ pub fn render_human_styled(report: &Report, what: &str, color: bool) -> String {
         }
     }
     out.push('\n');
-    out
+    show::guard(&out)
 }
 
 /// Renders a report as one JSON document (the shape documented in the README: `command`,
@@ -394,8 +380,10 @@ pub fn render_failure_json(command: &str, subject: &str, e: &Error) -> String {
     )
 }
 
+/// The one JSON document writer: pretty-printed, with every hidden character of its strings as
+/// `\uXXXX` ([`show::json`]).
 fn document(doc: Value) -> String {
-    let mut text = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    let mut text = show::json(&serde_json::to_string_pretty(&doc).unwrap_or_default());
     text.push('\n');
     text
 }

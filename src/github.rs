@@ -10,6 +10,8 @@ use std::path::{Component, Path, PathBuf};
 use serde_json::Value;
 
 use crate::diag::{Diagnostic, Report, Severity, plural};
+use crate::error::strip_os_error;
+use crate::show;
 
 /// Where paths are resolved: the current directory and the repository root (`GITHUB_WORKSPACE`).
 #[derive(Debug, Clone)]
@@ -109,6 +111,11 @@ pub fn escape_property(text: &str) -> String {
 }
 
 /// One workflow command: `::<level> file=…,line=…,col=…,title=…::<message>`.
+///
+/// Every part is shown by the one rule ([`show::text`]) before the workflow-command escaping:
+/// the file and title whole, the message line by line (its line breaks are the caller's own,
+/// `%0A` in the annotation; a line break from data is already a visible `\n` there); `##[`
+/// becomes `#\u{23}[`.
 pub fn command(
     level: &str,
     file: Option<&str>,
@@ -118,28 +125,20 @@ pub fn command(
 ) -> String {
     let mut properties = Vec::new();
     if let Some(file) = file.filter(|f| !f.is_empty()) {
-        properties.push(format!(
-            "file={}",
-            escape_property(&crate::error::escape_controls(file))
-        ));
+        properties.push(format!("file={}", escape_property(&show::text(file))));
         if let Some((line, col)) = line_col {
             properties.push(format!("line={line}"));
             properties.push(format!("col={col}"));
         }
     }
-    properties.push(format!("title={}", escape_property(title)));
-    format!(
+    properties.push(format!("title={}", escape_property(&show::text(title))));
+    let line = format!(
         "::{level} {}::{}",
         properties.join(","),
-        escape_data(&strip_controls(message))
-    )
-}
-
-/// Control characters other than newlines (which the escaping keeps) would corrupt the log line.
-fn strip_controls(text: &str) -> String {
-    text.chars()
-        .map(|c| if c.is_control() && c != '\n' { ' ' } else { c })
-        .collect()
+        escape_data(&show::lines(message))
+    );
+    // The legacy `##[command]` form is honoured anywhere in a line: never from data.
+    line.replace("##[", "#\\u{23}[")
 }
 
 /// The directory a report's relative file names are relative to.
@@ -173,15 +172,21 @@ pub fn annotations(report: &Report, ws: &Workspace) -> String {
             Severity::Warning => "warning",
             Severity::Note => continue,
         };
-        let mut message = d.message.clone();
+        // Each part from data is shown on its own; the only line break is the renderer's.
+        let mut message = show::text(&strip_os_error(&d.message));
         if let Some(pointer) = d.pointer.as_deref().filter(|p| !p.is_empty()) {
-            let _ = write!(message, " (at {pointer})");
+            let _ = write!(message, " (at {})", show::text(pointer));
         }
         if let Some((section, id)) = &d.case {
-            let _ = write!(message, " [section {section}, case {id}]");
+            let _ = write!(
+                message,
+                " [section {}, case {}]",
+                show::text(section),
+                show::text(id)
+            );
         }
         if let Some(help) = &d.help {
-            let _ = write!(message, "\nhelp: {help}");
+            let _ = write!(message, "\nhelp: {}", show::text(&strip_os_error(help)));
         }
         let file = finding_path(report, d, ws);
         out.push_str(&command(
@@ -198,22 +203,23 @@ pub fn annotations(report: &Report, ws: &Workspace) -> String {
 
 /// The annotation of a run that could not happen (exit 2).
 pub fn failure_annotation(kind: &str, message: &str, help: Option<&str>) -> String {
-    let mut text = message.to_string();
+    let mut text = show::text(message);
     if let Some(help) = help {
-        let _ = write!(text, "\nhelp: {help}");
+        let _ = write!(text, "\nhelp: {}", show::text(help));
     }
     let mut out = command("error", None, None, &format!("bqsuite: {kind}"), &text);
     out.push('\n');
     out
 }
 
-/// A Markdown table cell: no line breaks, `|` escaped, HTML neutralised.
+/// A Markdown table cell: hidden characters (line breaks, controls, bidi) shown escaped by the one
+/// rule ([`show::text`]), `|` escaped, HTML neutralised.
 fn cell(text: &str) -> String {
-    text.replace('&', "&amp;")
+    show::text(text)
+        .replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('|', "\\|")
-        .replace(['\r', '\n'], " ")
 }
 
 /// At most this many rows per table in a summary (the run log has them all).
@@ -354,8 +360,8 @@ mod tests {
             "::error file=dir%2Cx/m%3A1.json,line=3,col=4,title=drift-changed::a%0Ab"
         );
         assert_eq!(
-            command("warning", None, Some((1, 2)), "t", "m\u{1b}[31m"),
-            "::warning title=t::m [31m"
+            command("warning", None, Some((1, 2)), "t", "m\u{1b}[31m\u{202e}"),
+            "::warning title=t::m\\u{1b}[31m\\u{202e}"
         );
     }
 

@@ -18,6 +18,7 @@ pub mod reference;
 pub mod release;
 pub mod results;
 pub mod shell;
+pub mod show;
 pub mod suite;
 pub mod sync;
 pub mod timefmt;

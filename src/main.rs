@@ -271,7 +271,7 @@ fn run(cli: &Cli, out: &Output, args: &[OsString]) -> Result<u8, Error> {
                     // The matrix is a report, not a gate: it rendered, so the document is ok.
                     output::print(&bqsuite::diag::render_json(&report, &out.command));
                 } else {
-                    output::print(&text);
+                    output::print(&bqsuite::show::guard(&text));
                     out.side_findings(&report);
                 }
                 out.summarise(&report, "rendered");
@@ -409,8 +409,10 @@ fn generated(out: &Output, text: &str) -> u8 {
 /// every case that does not pass as a finding.
 fn eval(suite: &Path, file: Option<&Path>, out: &Output) -> Result<u8, Error> {
     let evaluation = reference::evaluate_dir(suite)?;
-    let mut text = serde_json::to_string_pretty(&evaluation.document)
-        .map_err(|e| Error::Usage(format!("cannot render results: {e}")))?;
+    let mut text = bqsuite::show::json(
+        &serde_json::to_string_pretty(&evaluation.document)
+            .map_err(|e| Error::Usage(format!("cannot render results: {e}")))?,
+    );
     text.push('\n');
     if let Some(path) = file {
         fsutil::write_atomic(path, text.as_bytes())?;
@@ -433,7 +435,9 @@ fn eval(suite: &Path, file: Option<&Path>, out: &Output) -> Result<u8, Error> {
         failures.len()
     ));
     if let Some(path) = file {
-        report.summary.push(format!("wrote {}", path.display()));
+        report
+            .summary
+            .push(format!("wrote {}", bqsuite::error::shown_path(path)));
     }
     if out.json() {
         report.data = json!({
@@ -447,12 +451,12 @@ fn eval(suite: &Path, file: Option<&Path>, out: &Output) -> Result<u8, Error> {
         }
         out.side_findings(&report);
         if let Some(path) = file {
-            eprintln!(
-                "wrote {} ({} cases, {} not passing)",
-                path.display(),
+            output::eprint_styled(&format!(
+                "wrote {} ({} cases, {} not passing)\n",
+                bqsuite::error::shown_path(path),
                 evaluation.outcomes.len(),
                 failures.len()
-            );
+            ));
         }
     }
     Ok(if failures.is_empty() { CLEAN } else { FOUND })

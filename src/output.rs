@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use bqsuite::diag::{self, Report};
-use bqsuite::github;
+use bqsuite::{github, show};
 
 use crate::cli::{ColorArg, FormatArg};
 
@@ -110,10 +110,12 @@ impl Output {
     /// [`Output::emit`] with the command's own human rendering (`human`) in place of the generic
     /// one, for reports laid out their own way (sync's one line per target).
     pub fn emit_text(&self, report: &Report, what: &str, human: Option<&str>) -> u8 {
-        let text = || match human {
+        let raw = || match human {
             Some(text) => text.to_string(),
             None => diag::render_human_styled(report, what, true),
         };
+        // A command's own rendering (sync) passes the guard like every other human text.
+        let text = || show::guard(&raw());
         match self.format {
             FormatArg::Json => print(&diag::render_json(report, &self.command)),
             FormatArg::Human => print_styled(&text()),
@@ -135,6 +137,7 @@ impl Output {
             text.push_str(&diag::render_diagnostic_styled(d, true));
             text.push('\n');
         }
+        let mut text = show::guard(&text);
         if self.format == FormatArg::Github {
             text.push_str(&github::annotations(report, &self.workspace));
         }
@@ -193,15 +196,16 @@ impl Output {
         let mut text = format!(
             "{} {}\n",
             diag::paint("bqsuite: error:", diag::style::ERROR, true),
-            bqsuite::error::escape_controls(message)
+            show::text(message)
         );
         if let Some(help) = help {
             text.push_str(&format!(
-                "  {} {help}\n",
-                diag::paint("help:", diag::style::HELP, true)
+                "  {} {}\n",
+                diag::paint("help:", diag::style::HELP, true),
+                show::text(help)
             ));
         }
-        eprint_styled(&text);
+        eprint_styled(&show::guard(&text));
         match self.format {
             FormatArg::Json => print(&diag::render_error_json(
                 &self.command,

@@ -20,13 +20,16 @@ pub fn arg(path: &Path) -> String {
 }
 
 /// One argument for a POSIX shell: as it is when it holds only safe characters, otherwise in
-/// single quotes; control characters use `$'\xNN'` quoting so the text stays printable.
+/// single quotes; hidden characters (controls, separators, bidi) use `$'\xNN'` quoting so the
+/// text stays printable and reads in order.
 pub fn quote(arg: &str) -> String {
     let safe = |c: char| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c);
     if !arg.is_empty() && arg.chars().all(safe) {
         return arg.to_string();
     }
-    if arg.chars().any(char::is_control) {
+    // `##[` is a workflow command anywhere in a GitHub Actions log line: `#` is written `\x23`.
+    let legacy = arg.contains("##[");
+    if legacy || arg.chars().any(crate::show::is_hidden) {
         let mut out = String::from("$'");
         for c in arg.chars() {
             match c {
@@ -34,7 +37,8 @@ pub fn quote(arg: &str) -> String {
                     out.push('\\');
                     out.push(c);
                 }
-                c if c.is_control() => {
+                '#' if legacy => out.push_str("\\x23"),
+                c if crate::show::is_hidden(c) => {
                     let mut buf = [0u8; 4];
                     for b in c.encode_utf8(&mut buf).bytes() {
                         let _ = write!(out, "\\x{b:02x}");
@@ -49,33 +53,15 @@ pub fn quote(arg: &str) -> String {
     format!("'{}'", arg.replace('\'', r"'\''"))
 }
 
-/// `text` with every control character (C0, DEL, C1) and the bidirectional controls escaped —
-/// `\n`, `\r`, `\t`, else `\u{..}` — for showing a name taken from a file or the file system, so a
-/// hostile name cannot rewrite the terminal or forge a log line.
+/// `text` with every hidden character escaped (`\n`, `\r`, `\t`, else `\u{..}`), for showing a
+/// name taken from a file or the file system: the one rule of [`crate::show::text`].
 pub fn escape(text: &str) -> String {
-    if !text.chars().any(unsafe_to_show) {
-        return text.to_string();
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        match c {
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if unsafe_to_show(c) => {
-                let _ = write!(out, "\\u{{{:x}}}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out
+    crate::show::text(text)
 }
 
-/// A character a terminal would act on or that changes how the text around it reads: a control
-/// character (C0, DEL, C1) or a bidirectional formatting character.
+/// A character never printed raw: see [`crate::show::is_hidden`].
 pub fn unsafe_to_show(c: char) -> bool {
-    c.is_control()
-        || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    crate::show::is_hidden(c)
 }
 
 #[cfg(test)]
@@ -90,6 +76,8 @@ mod tests {
         assert_eq!(quote("it's"), r"'it'\''s'");
         assert_eq!(quote(""), "''");
         assert_eq!(quote("a\nb"), r"$'a\x0ab'");
+        assert_eq!(quote("a\u{202e}b"), r"$'a\xe2\x80\xaeb'");
+        assert_eq!(quote("a##[x]"), r"$'a\x23\x23[x]'");
         assert_eq!(
             command(&["sync".into(), "--workspace".into(), "a b".into()]),
             "bqsuite sync --workspace 'a b'"

@@ -442,8 +442,10 @@ fn wrote(path: &Path, m: &Matrix) -> String {
 // ---------------------------------------------------------------------------------- Markdown
 
 /// Escapes text for a GitHub Markdown table cell or list item: Markdown and HTML syntax and the
-/// cell separator are backslash-escaped, line breaks and control characters become spaces.
+/// cell separator are backslash-escaped; hidden characters (line breaks, controls, bidi) are
+/// shown escaped by the one rule ([`crate::show::text`]), as `\\u{202e}` in the source.
 pub fn md(text: &str) -> String {
+    let text = crate::show::text(text);
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -451,7 +453,6 @@ pub fn md(text: &str) -> String {
                 out.push('\\');
                 out.push(c);
             }
-            c if c.is_control() => out.push(' '),
             c => out.push(c),
         }
     }
@@ -547,8 +548,10 @@ pub fn render_markdown(m: &Matrix) -> String {
 
 // ---------------------------------------------------------------------------------- HTML
 
-/// Escapes text for HTML element content and quoted attribute values.
+/// Escapes text for HTML element content and quoted attribute values; hidden characters (line
+/// breaks, controls, bidi) are shown escaped by the one rule ([`crate::show::text`]).
 pub fn html(text: &str) -> String {
+    let text = crate::show::text(text);
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -557,7 +560,6 @@ pub fn html(text: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
-            c if c.is_control() && c != '\n' && c != '\t' => out.push('\u{FFFD}'),
             c => out.push(c),
         }
     }
@@ -769,6 +771,8 @@ mod tests {
             html("<script>\"a\"&'b'</script>"),
             "&lt;script&gt;&quot;a&quot;&amp;&#39;b&#39;&lt;/script&gt;"
         );
-        assert_eq!(md("a|b<i>*x*\n`c`"), "a\\|b\\<i\\>\\*x\\* \\`c\\`");
+        assert_eq!(md("a|b<i>*x*\n`c`"), "a\\|b\\<i\\>\\*x\\*\\\\n\\`c\\`");
+        assert_eq!(md("a\u{202e}b"), "a\\\\u{202e}b");
+        assert_eq!(html("a\u{1b}\u{202e}<"), "a\\u{1b}\\u{202e}&lt;");
     }
 }

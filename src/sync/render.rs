@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use super::{Change, Outcome, Status, TargetResult};
 use crate::diag::{self, Severity, plural};
-use crate::shell;
+use crate::show;
 
 /// File names listed per target in the human report (all of them with `--verbose`).
 pub const LISTED_FILES: usize = 10;
@@ -88,7 +88,7 @@ pub(super) fn summary_lines(
         notes.push(format!(
             "{missing} SDK repo{} not in {}{}",
             plural(missing),
-            shell::escape(&outcome.workspace.display().to_string()),
+            show::text(&outcome.workspace.display().to_string()),
             if outcome.strict {
                 ", a failure with --strict"
             } else {
@@ -171,8 +171,12 @@ pub(super) fn summary_lines(
 fn target_line(outcome: &Outcome, r: &TargetResult) -> String {
     let version = match r.vendored_version.as_deref() {
         None => "-".to_string(),
-        Some(v) if v == outcome.canonical_version => v.to_string(),
-        Some(v) => format!("{v} -> {}", outcome.canonical_version),
+        Some(v) if v == outcome.canonical_version => show::text(v),
+        Some(v) => format!(
+            "{} -> {}",
+            show::text(v),
+            show::text(&outcome.canonical_version)
+        ),
     };
     let facts = match r.status {
         Status::Drift if r.incomplete => format!("incomplete: {} files differ", r.files.len()),
@@ -192,7 +196,7 @@ fn target_line(outcome: &Outcome, r: &TargetResult) -> String {
     let line = format!(
         "  {:<13} {version:<16} {facts:<28} {}",
         r.status.word(),
-        shell::escape(&r.target.path)
+        show::text(&r.target.path)
     );
     line.trim_end().to_string()
 }
@@ -223,7 +227,7 @@ fn target_detail(r: &TargetResult, verbose: bool) -> Option<String> {
     if names.is_empty() && problems.is_empty() {
         return None;
     }
-    let _ = writeln!(out, "{}:", shell::escape(&r.target.path));
+    let _ = writeln!(out, "{}:", show::text(&r.target.path));
     if r.incomplete {
         let _ = writeln!(
             out,
@@ -237,13 +241,13 @@ fn target_detail(r: &TargetResult, verbose: bool) -> Option<String> {
         names.len().min(LISTED_FILES)
     };
     for (word, path) in &names[..shown] {
-        let _ = writeln!(out, "    {word:<8} {}", shell::escape(path));
+        let _ = writeln!(out, "    {word:<8} {}", show::text(path));
         let diff = r.findings.iter().find(|d| {
             d.detail.is_some() && d.file.strip_prefix(&r.target.path) == Some(&format!("/{path}"))
         });
         if let Some(detail) = diff.and_then(|d| d.detail.as_deref()) {
             for line in detail.lines() {
-                let _ = writeln!(out, "        {}", shell::escape(line));
+                let _ = writeln!(out, "        {}", show::text(line));
             }
         }
     }
@@ -274,9 +278,9 @@ pub fn render_human(outcome: &Outcome, verbose: bool) -> String {
             out.push_str("\n\n");
         }
         for line in &report.summary {
-            let _ = writeln!(out, "{line}");
+            let _ = writeln!(out, "{}", show::text(line));
         }
-        return out;
+        return show::guard(&out);
     }
     let mut out = String::new();
     // Findings that belong to no target (the targets file's own lines).
@@ -304,9 +308,9 @@ pub fn render_human(outcome: &Outcome, verbose: bool) -> String {
         },
         outcome.results.len(),
         plural(outcome.results.len()),
-        shell::escape(&outcome.workspace.display().to_string()),
-        shell::escape(&outcome.targets_file.display().to_string()),
-        outcome.canonical_version
+        show::text(&outcome.workspace.display().to_string()),
+        show::text(&outcome.targets_file.display().to_string()),
+        show::text(&outcome.canonical_version)
     );
     let _ = writeln!(
         out,
@@ -329,7 +333,7 @@ pub fn render_human(outcome: &Outcome, verbose: bool) -> String {
     }
     out.push('\n');
     for line in &report.summary {
-        let _ = writeln!(out, "{line}");
+        let _ = writeln!(out, "{}", show::text(line));
     }
-    out
+    show::guard(&out)
 }
