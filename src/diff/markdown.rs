@@ -12,6 +12,7 @@ const DESCRIPTION_CHARS: usize = 240;
 
 /// `text` as a Markdown code span, whatever backticks it holds.
 pub fn code(text: &str) -> String {
+    let text = &crate::show::text(text);
     let mut longest = 0;
     let mut run = 0;
     for c in text.chars() {
@@ -34,6 +35,7 @@ pub fn code(text: &str) -> String {
 /// Text with Markdown's inline markup characters escaped (for descriptions); the description's
 /// own `code spans` are kept as they are.
 fn plain(text: &str) -> String {
+    let text = &crate::show::text(text);
     let mut out = String::with_capacity(text.len());
     let mut in_code = false;
     for c in text.chars() {
@@ -53,7 +55,10 @@ fn plain(text: &str) -> String {
 
 /// A change's message with its detail folded onto one line, for a bullet.
 fn bullet(change: &Change) -> String {
-    format!("- {}\n", change.message.replace('\n', " "))
+    format!(
+        "- {}\n",
+        crate::show::text(&change.message.replace('\n', " "))
+    )
 }
 
 /// Which changes a group of the notes holds.
