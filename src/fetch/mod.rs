@@ -396,13 +396,8 @@ impl Run<'_> {
                 ));
             }
             Target::Update(dir) => {
-                let release: std::collections::BTreeMap<String, Vec<u8>> =
-                    crate::suite::load::load_bytes(&staging.tree())?
-                        .files
-                        .into_iter()
-                        .map(|(rel, file)| (rel, file.bytes))
-                        .collect();
-                let applied = crate::suite::vendor::apply(dir, &release)?;
+                let applied =
+                    update::vendor_staged(dir, &staging.tree(), &summary, &self.options.limits)?;
                 drop(staging);
                 self.push_verified(bytes, &digest, expected);
                 self.report.summary.push(if applied.is_empty() {

@@ -26,15 +26,21 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::io::{self, BufRead, Read};
 
-use crate::archive::root_dir;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use crate::archive::{LICENSE_FILE, root_dir};
 use crate::diag::Diagnostic;
 use crate::error::Error;
 use crate::suite::layout::{self, Place};
-use crate::suite::load::{MAX_FILE_BYTES, MAX_FILES, MAX_TOTAL_BYTES, VERSION_FILE};
+use crate::suite::limits::SuiteLimits;
+use crate::suite::load::VERSION_FILE;
 
+pub mod canonical;
 mod gzip;
 mod header;
 
+use canonical::{Matcher, Recreate};
 pub use gzip::GzMember;
 use gzip::below;
 use header::{canonical_header, canonical_octal, field_str, noncanonical, octal};
@@ -68,15 +74,22 @@ pub const CODES: &[&str] = &[
     "archive-version-mismatch",
 ];
 
-/// Caps that keep verification bounded whatever the input (decompression bombs included).
+/// Caps that keep verification bounded whatever the input (decompression bombs included). The
+/// defaults are the suite's own limits ([`crate::suite::limits`]): an archive is accepted only
+/// when the loader reads all of its vendored set, so `fetch --update` never vendors part of a
+/// release. A library caller may make them smaller; `fetch --update` then loads with the same
+/// ([`Limits::suite`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Limits {
     /// Largest compressed asset read (download size).
     pub max_archive_bytes: u64,
-    /// Largest single regular file.
+    /// Largest single regular file (LICENSE included).
     pub max_entry_bytes: u64,
-    /// Largest sum of the regular files' sizes (the unpacked size).
+    /// Largest sum of the vendored files' sizes (LICENSE, bounded by `max_entry_bytes`, is not
+    /// counted).
     pub max_total_bytes: u64,
+    /// Most files of the vendored set (LICENSE is not counted).
+    pub max_files: usize,
     /// Most file and directory entries.
     pub max_entries: usize,
     /// Longest entry path, in bytes.
@@ -94,26 +107,43 @@ const MAX_DEPTH: usize = 32;
 /// Longest CONFORMANCE_VERSION read.
 const MAX_VERSION_BYTES: u64 = 256;
 
-impl Default for Limits {
-    /// Mirrors what a release can carry: the suite loader's caps on one file, the total and the
-    /// file count (release packs only what the loader reads), plus room for LICENSE and the
-    /// directories.
-    fn default() -> Self {
-        let max_total_bytes = MAX_TOTAL_BYTES + MAX_FILE_BYTES;
-        let max_entries = 2 * MAX_FILES;
-        // Per entry: a header, up to one block of padding, and a PAX header with its own header.
-        let max_tar_bytes = max_total_bytes + max_entries as u64 * 4 * BLOCK as u64 + (1 << 20);
+impl Limits {
+    /// The limits derived from the suite's: what a release of a suite within `suite` can be.
+    pub fn for_suite(suite: &SuiteLimits) -> Self {
+        // The vendored files, LICENSE, and the directories: the root, fixtures/ and schema/.
+        let max_entries = suite.max_files + 1 + 1 + layout::DATA_DIRS.len();
+        let max_unpacked = suite.max_total_bytes + suite.max_file_bytes;
+        // Per entry: a header and up to one block of padding.
+        let max_tar_bytes = max_unpacked + max_entries as u64 * 2 * BLOCK as u64 + (1 << 20);
         Limits {
             // Deflate's worst-case expansion is 5 bytes per 64 KiB stored block, plus the header.
             max_archive_bytes: max_tar_bytes + max_tar_bytes / 8192 + (1 << 16),
-            max_entry_bytes: MAX_FILE_BYTES,
-            max_total_bytes,
+            max_entry_bytes: suite.max_file_bytes,
+            max_total_bytes: suite.max_total_bytes,
+            max_files: suite.max_files,
             max_entries,
             max_path_bytes: 1024,
             max_names_bytes: 16 << 20,
             max_tar_bytes,
             max_padding_bytes: 1 << 20,
         }
+    }
+
+    /// The suite limits these archive limits keep to: the loader reading an unpacked release uses
+    /// them, so it reads everything the verifier accepted.
+    pub fn suite(&self) -> SuiteLimits {
+        SuiteLimits {
+            max_files: self.max_files,
+            max_file_bytes: self.max_entry_bytes,
+            max_total_bytes: self.max_total_bytes,
+        }
+    }
+}
+
+impl Default for Limits {
+    /// [`Limits::for_suite`] of the suite's limits ([`SuiteLimits::SUITE`]).
+    fn default() -> Self {
+        Limits::for_suite(&SuiteLimits::SUITE)
     }
 }
 
@@ -245,6 +275,10 @@ pub struct Summary {
     pub dirs: usize,
     /// The sum of the regular files' sizes.
     pub bytes: u64,
+    /// The files of the vendored set (every file but LICENSE).
+    pub vendored_files: usize,
+    /// The sum of the vendored files' sizes.
+    pub vendored_bytes: u64,
 }
 
 /// Verifies the gzip-compressed tar stream `input` as the release asset of `version`, handing
@@ -256,17 +290,28 @@ pub fn verify<R: BufRead>(
     limits: &Limits,
     sink: &mut dyn Sink,
 ) -> Result<Summary, Fault> {
-    let gz = GzMember::new(input, limits.max_tar_bytes)?;
+    // The asset's bytes and release's run apart by at most one entry (re-written once read)
+    // and the compressor's buffers.
+    let cap = usize::try_from(limits.max_entry_bytes.saturating_mul(2))
+        .unwrap_or(usize::MAX)
+        .saturating_add(8 << 20);
+    let matcher = Rc::new(RefCell::new(Matcher::new(cap)));
+    let gz = GzMember::tapped(input, limits.max_tar_bytes, Some(matcher.clone()))?;
+    let root = root_dir(version);
     let mut walker = Walker {
         gz,
         limits,
-        root: root_dir(version),
+        recreate: Recreate::new(&root, matcher),
+        data: Vec::new(),
+        root,
         version,
         paths: Paths::default(),
         summary: Summary {
             files: 0,
             dirs: 0,
             bytes: 0,
+            vendored_files: 0,
+            vendored_bytes: 0,
         },
         entries: 0,
         names_bytes: 0,
@@ -406,6 +451,10 @@ impl Paths {
 struct Walker<'a, R> {
     gz: GzMember<R>,
     limits: &'a Limits,
+    /// Release's writers, re-writing every accepted entry ([`canonical`]).
+    recreate: Recreate,
+    /// The content of the file entry being read, for `recreate`.
+    data: Vec<u8>,
     root: String,
     version: &'a str,
     paths: Paths,
@@ -418,11 +467,13 @@ struct Walker<'a, R> {
     mtime: Option<u64>,
 }
 
-/// Reads one regular file's content from the tar stream, never past its end.
+/// Reads one regular file's content from the tar stream, never past its end; what is read is
+/// also kept in `copy` when there is one.
 struct EntryReader<'e, R> {
     gz: &'e mut GzMember<R>,
     remaining: u64,
     path: &'e str,
+    copy: Option<&'e mut Vec<u8>>,
 }
 
 impl<R: BufRead> Read for EntryReader<'_, R> {
@@ -442,6 +493,9 @@ impl<R: BufRead> Read for EntryReader<'_, R> {
             .into_io());
         }
         self.remaining -= n as u64;
+        if let Some(copy) = self.copy.as_mut() {
+            copy.extend_from_slice(&buf[..n]);
+        }
         Ok(n)
     }
 }
@@ -592,6 +646,7 @@ impl<R: BufRead> Walker<'_, R> {
                     check_layout(&rel, &shown, true)?;
                     sink.directory(&rel)?;
                 }
+                self.recreate.entry(&rel, None, mtime);
                 continue;
             }
             if size > self.limits.max_entry_bytes {
@@ -605,21 +660,19 @@ impl<R: BufRead> Walker<'_, R> {
                     "a decompression bomb or not a release asset",
                 ));
             }
-            if self.summary.bytes + size > self.limits.max_total_bytes {
-                return Err(Fault::refuse_help(
-                    "archive-too-large",
-                    &shown,
-                    format!(
-                        "the archive unpacks to more than {} bytes (at entry `{shown}`)",
-                        self.limits.max_total_bytes
-                    ),
-                    "a decompression bomb or not a release asset",
-                ));
+            let vendored = rel != LICENSE_FILE;
+            if vendored {
+                self.vendored_limits(size, &shown)?;
             }
             self.paths.add(&full, Kind::File)?;
             check_layout(&rel, &shown, false)?;
             self.summary.files += 1;
             self.summary.bytes += size;
+            if vendored {
+                self.summary.vendored_files += 1;
+                self.summary.vendored_bytes += size;
+            }
+            self.data.clear();
             if rel == VERSION_FILE {
                 self.version_file(size, &shown, sink)?;
             } else {
@@ -627,12 +680,44 @@ impl<R: BufRead> Walker<'_, R> {
                     gz: &mut self.gz,
                     remaining: size,
                     path: &shown,
+                    copy: (!self.recreate.settled()).then_some(&mut self.data),
                 };
                 sink.file(&rel, size, &mut reader)?;
                 reader.drain()?;
             }
+            self.recreate.entry(&rel, Some(&self.data), mtime);
             self.skip_padding(size)?;
         }
+    }
+
+    /// The suite's limits on the vendored set ([`crate::suite::limits`]): a release the loader
+    /// would read only in part is refused here, before anything is written.
+    fn vendored_limits(&self, size: u64, shown: &str) -> Result<(), Fault> {
+        if self.summary.vendored_files >= self.limits.max_files {
+            return Err(Fault::refuse_help(
+                "archive-too-many-entries",
+                shown,
+                format!(
+                    "the archive holds more than {} files besides LICENSE (at entry `{shown}`); \
+                     a suite, and so a release, holds at most that many",
+                    self.limits.max_files
+                ),
+                "not a release `bqsuite release` could have written; nothing was written",
+            ));
+        }
+        if self.summary.vendored_bytes + size > self.limits.max_total_bytes {
+            return Err(Fault::refuse_help(
+                "archive-too-large",
+                shown,
+                format!(
+                    "the archive's files besides LICENSE add up to more than {} bytes (at entry \
+                     `{shown}`); a suite, and so a release, holds at most that much",
+                    self.limits.max_total_bytes
+                ),
+                "a decompression bomb or not a release asset; nothing was written",
+            ));
+        }
+        Ok(())
     }
 
     fn version_file(&mut self, size: u64, shown: &str, sink: &mut dyn Sink) -> Result<(), Fault> {
@@ -640,6 +725,7 @@ impl<R: BufRead> Walker<'_, R> {
             gz: &mut self.gz,
             remaining: size,
             path: shown,
+            copy: None,
         };
         if size > MAX_VERSION_BYTES {
             return Err(Fault::refuse(
@@ -656,6 +742,7 @@ impl<R: BufRead> Walker<'_, R> {
             .read_to_end(&mut text)
             .map_err(|e| below(e, "CONFORMANCE_VERSION"))?;
         sink.file(VERSION_FILE, size, &mut io::Cursor::new(&text))?;
+        self.data.extend_from_slice(&text);
         self.version_text = Some(text);
         Ok(())
     }
@@ -906,6 +993,7 @@ impl<R: BufRead> Walker<'_, R> {
                 "the asset is not the release of the version asked for",
             ));
         }
+        self.recreate.finish(true)?;
         Ok(self.summary)
     }
 }
@@ -954,8 +1042,7 @@ mod tests {
     #[test]
     fn default_limits_admit_the_suite_loader_caps() {
         let l = Limits::default();
-        assert!(l.max_total_bytes >= MAX_TOTAL_BYTES);
-        assert!(l.max_entry_bytes >= MAX_FILE_BYTES);
+        assert_eq!(l.suite(), SuiteLimits::SUITE);
         assert!(l.max_archive_bytes > l.max_tar_bytes);
     }
 }
