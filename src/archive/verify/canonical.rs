@@ -197,7 +197,9 @@ impl Recreate {
         self.difference.is_some() || self.matcher.borrow().difference.is_some()
     }
 
-    fn differ(&mut self, why: String) {
+    /// A difference the verifier saw in the tar stream itself (e.g. padding release never
+    /// writes): named instead of the byte offset where the compressed streams part.
+    pub fn differ(&mut self, why: String) {
         if self.difference.is_none() {
             self.difference = Some(why);
         }

@@ -946,6 +946,12 @@ impl<R: BufRead> Walker<'_, R> {
                 ));
             }
         }
+        if padding > 0 {
+            self.recreate.differ(format!(
+                "{padding} bytes of zero padding follow the end-of-archive blocks; release \
+                 writes none"
+            ));
+        }
         debug_assert!(self.gz.is_done());
         let rest = self
             .gz
