@@ -201,3 +201,49 @@ fn the_update_refuses_a_tree_it_cannot_read_whole_before_writing() {
     assert!(d.message.contains("were read"), "{}", d.message);
     assert_eq!(snapshot(&copy), before);
 }
+
+/// The size limit is the loader's too: the vendored files' total, LICENSE apart (the loader never
+/// reads it), at the limit accepted, one byte over refused.
+#[test]
+fn the_total_size_limit_is_the_loaders() {
+    let asset = release_with_fixtures(3);
+    let summary = verify::verify(&asset[..], VERSION, &Limits::default(), &mut Discard).unwrap();
+    assert_eq!(
+        summary.bytes,
+        summary.vendored_bytes + b"MIT License\n".len() as u64
+    );
+    let with_total = |max_total_bytes| {
+        Limits::for_suite(&SuiteLimits {
+            max_total_bytes,
+            ..SuiteLimits::SUITE
+        })
+    };
+    let at = with_total(summary.vendored_bytes);
+    assert_eq!(
+        verify::verify(&asset[..], VERSION, &at, &mut Discard).unwrap(),
+        summary
+    );
+    let over = with_total(summary.vendored_bytes - 1);
+    let fault = verify::verify(&asset[..], VERSION, &over, &mut Discard).unwrap_err();
+    assert_eq!(fault.diagnostic().unwrap().code, "archive-too-large");
+    // The same limits, in the loader: the unpacked tree at the limit is read whole.
+    let work = tempfile::tempdir().unwrap();
+    let tree = work.path();
+    fs::create_dir_all(tree.join("fixtures")).unwrap();
+    fs::create_dir_all(tree.join("schema")).unwrap();
+    fs::write(tree.join("CONFORMANCE_VERSION"), "1.0.0\n").unwrap();
+    fs::write(
+        tree.join("manifest.json"),
+        "{\"conformance_version\": \"1.0.0\", \"cases\": []}\n",
+    )
+    .unwrap();
+    fs::write(tree.join("schema/s.json"), "{}").unwrap();
+    for i in 0..3 {
+        fs::write(tree.join(format!("fixtures/f{i:06}.json")), "").unwrap();
+    }
+    fs::write(tree.join("LICENSE"), "MIT License\n").unwrap();
+    let loaded = bqsuite::suite::load::load_bytes_within(tree, &at.suite()).unwrap();
+    assert!(loaded.problems.is_empty());
+    assert_eq!(loaded.files.len(), summary.vendored_files);
+    assert!(bqsuite::suite::load::load_bytes_within(tree, &over.suite()).is_err());
+}

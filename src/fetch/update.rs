@@ -119,13 +119,15 @@ pub fn vendor_staged(
     summary: &Summary,
     limits: &Limits,
 ) -> std::result::Result<Applied, Fault> {
-    let staged = load::load_bytes_within(tree, &limits.suite()).map_err(|e| {
-        Fault::refuse_help(
+    let staged = load::load_bytes_within(tree, &limits.suite()).map_err(|e| match e {
+        // The loader's size cap (an I/O failure stays one, exit 2).
+        Error::BadPath { problem, .. } => Fault::refuse_help(
             "archive-too-large",
             "",
-            format!("the release cannot be read whole as a vendored set ({e})"),
+            format!("the release cannot be read whole as a vendored set: {problem}"),
             "nothing was written; a release `bqsuite release` writes is always read whole",
-        )
+        ),
+        other => Fault::Failed(other),
     })?;
     if let Some(problem) = staged.problems.first() {
         return Err(Fault::refuse_help(
