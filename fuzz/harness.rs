@@ -107,8 +107,13 @@ pub fn archive(data: &[u8]) {
     let input = if mode % 2 == 0 {
         rest
     } else {
-        // Stored blocks (level 0): the fastest, with the same gzip header release writes.
-        let mut enc = bqsuite::release::gzip::GzipWriter::new(Vec::new(), 0).expect("in memory");
+        // Compressed as release compresses, so that a tar stream release would write can still be
+        // accepted (the verifier refuses any other deflate stream as not canonical).
+        let mut enc = bqsuite::release::gzip::GzipWriter::new(
+            Vec::new(),
+            bqsuite::release::COMPRESSION_LEVEL,
+        )
+        .expect("in memory");
         enc.write_all(rest).expect("in memory");
         gz = enc.finish().expect("in memory");
         &gz

@@ -408,16 +408,8 @@ impl Run<'_> {
                 ));
             }
             Target::Update(pinned) => {
-                let release: std::collections::BTreeMap<String, Vec<u8>> =
-                    crate::suite::load::load_bytes(&staging.tree())?
-                        .files
-                        .into_iter()
-                        .map(|(rel, file)| (rel, file.bytes))
-                        .collect();
-                pinned.verify()?;
-                let applied = crate::suite::vendor::apply(pinned.path(), &release)?;
-                // Swapped while being written: say so rather than claim success.
-                pinned.verify_written()?;
+                let applied =
+                    update::vendor_staged(pinned, &staging.tree(), &summary, &self.options.limits)?;
                 drop(staging);
                 self.push_verified(bytes, &digest, expected);
                 self.report.summary.push(if applied.is_empty() {

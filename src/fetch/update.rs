@@ -9,13 +9,16 @@
 //! directory with a manifest.json is a vendored copy to update; anything else (a file, a link, a
 //! directory holding a link, a non-empty directory without manifest.json) is refused.
 
+use std::collections::BTreeMap;
 use std::fs;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
+use crate::archive::verify::{Fault, Limits, Summary};
 use crate::error::{Error, Result};
 use crate::shell;
-use crate::suite::load::MANIFEST;
+use crate::suite::load::{self, MANIFEST};
+use crate::suite::vendor::{self, Applied};
 
 /// Most entries looked at when checking DIR for links.
 const MAX_ENTRIES: usize = 100_000;
@@ -101,6 +104,96 @@ fn refuse_links(dir: &Path) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Makes `dir`'s vendored set equal to the release unpacked (and verified, with `limits`) in
+/// `tree`, whose verifier summary is `summary`.
+///
+/// Nothing is written unless the whole vendored set of the release was read: the loader reads
+/// with the limits the archive was verified with, and must find every file the verifier counted
+/// and no problem (a refusal, exit 1). After writing, the copy is read again and must be exactly
+/// the release; anything else is an error (exit 2), never a success.
+pub fn vendor_staged(
+    pinned: &crate::fetch::unpack::Pinned,
+    tree: &Path,
+    summary: &Summary,
+    limits: &Limits,
+) -> std::result::Result<Applied, Fault> {
+    let staged = load::load_bytes_within(tree, &limits.suite()).map_err(|e| match e {
+        // The loader's size cap (an I/O failure stays one, exit 2).
+        Error::BadPath { problem, .. } => Fault::refuse_help(
+            "archive-too-large",
+            "",
+            format!("the release cannot be read whole as a vendored set: {problem}"),
+            "nothing was written; a release `bqsuite release` writes is always read whole",
+        ),
+        other => Fault::Failed(other),
+    })?;
+    if let Some(problem) = staged.problems.first() {
+        return Err(Fault::refuse_help(
+            "archive-too-large",
+            problem.file.clone(),
+            format!(
+                "the release cannot be read whole as a vendored set: {}",
+                problem.message
+            ),
+            "nothing was written; a release `bqsuite release` writes is always read whole",
+        ));
+    }
+    if staged.files.len() != summary.vendored_files {
+        return Err(Fault::refuse_help(
+            "archive-too-large",
+            "",
+            format!(
+                "the release holds {} files besides LICENSE, but {} of them were read as its \
+                 vendored set",
+                summary.vendored_files,
+                staged.files.len()
+            ),
+            "nothing was written; a release `bqsuite release` writes is always read whole",
+        ));
+    }
+    let release: BTreeMap<String, Vec<u8>> = staged
+        .files
+        .into_iter()
+        .map(|(rel, file)| (rel, file.bytes))
+        .collect();
+    // DIR is still the directory pinned at the start (not swapped for a link), before and after.
+    pinned.verify()?;
+    let dir = pinned.path();
+    let applied = vendor::apply(dir, &release)?;
+    pinned.verify_written()?;
+    check_written(dir, &release, limits)?;
+    Ok(applied)
+}
+
+/// The copy's vendored set, read again, is exactly `release`.
+fn check_written(dir: &Path, release: &BTreeMap<String, Vec<u8>>, limits: &Limits) -> Result<()> {
+    let copy = load::load_bytes_within(dir, &limits.suite())?;
+    let first_difference = copy
+        .problems
+        .first()
+        .map(|p| format!("{} ({})", p.file, p.message))
+        .or_else(|| {
+            let mut names = release.keys().chain(copy.files.keys());
+            names
+                .find(|rel| {
+                    release.get(rel.as_str()).map(Vec::as_slice)
+                        != copy.files.get(rel.as_str()).map(|f| f.bytes.as_slice())
+                })
+                .map(|rel| format!("`{}`", shell::escape(rel)))
+        });
+    match first_difference {
+        None => Ok(()),
+        Some(what) => Err(Error::bad_path(
+            dir,
+            format!(
+                "does not hold the release after the update: {what} differs; something else \
+                 changed the directory while it was written. Run the same `bqsuite fetch \
+                 --update` again"
+            ),
+        )),
+    }
 }
 
 /// The command that re-vendors `dir` from release `version`, as this run was given it

@@ -21,12 +21,9 @@ use crate::eval::outcome::FixtureSource;
 use crate::json;
 use crate::suite::layout;
 
-/// Largest single file read from a suite.
-pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
-/// Largest total size read from a suite.
-pub const MAX_TOTAL_BYTES: u64 = 256 * 1024 * 1024;
-/// Most files read from a suite.
-pub const MAX_FILES: usize = 50_000;
+/// The limits on what is read ([`crate::suite::limits`], shared with release and the archive
+/// verifier).
+pub use crate::suite::limits::{MAX_FILE_BYTES, MAX_FILES, MAX_TOTAL_BYTES, SuiteLimits};
 
 /// The top-level entries that make up the vendored set, in release order.
 pub const VENDORED_FILES: [&str; 2] = ["CONFORMANCE_VERSION", "manifest.json"];
@@ -275,16 +272,21 @@ impl FixtureSource for Suite {
 /// Reads the suite at `root`. Fails (exit 2) only when the directory itself cannot be read;
 /// problems with individual entries become [`Suite::problems`].
 pub fn load(root: &Path) -> Result<Suite> {
-    load_with(root, true)
+    load_with(root, true, &SuiteLimits::SUITE)
 }
 
 /// Reads the suite at `root` as bytes only (JSON files are not parsed): for comparing copies,
 /// which needs the bytes, not the documents.
 pub fn load_bytes(root: &Path) -> Result<Suite> {
-    load_with(root, false)
+    load_with(root, false, &SuiteLimits::SUITE)
 }
 
-fn load_with(root: &Path, parse: bool) -> Result<Suite> {
+/// As [`load_bytes`], within `limits` (those the archive behind it was verified with).
+pub fn load_bytes_within(root: &Path, limits: &SuiteLimits) -> Result<Suite> {
+    load_with(root, false, limits)
+}
+
+fn load_with(root: &Path, parse: bool, limits: &SuiteLimits) -> Result<Suite> {
     let meta = fs::metadata(root).map_err(|e| Error::io("read suite directory", root, e))?;
     if !meta.is_dir() {
         return Err(Error::bad_path(root, "is not a directory"));
@@ -292,7 +294,14 @@ fn load_with(root: &Path, parse: bool) -> Result<Suite> {
     let mut suite = Suite::empty(root);
     let mut total = 0u64;
     for name in VENDORED_FILES {
-        read_entry(&mut suite, &root.join(name), name, &mut total, parse)?;
+        read_entry(
+            &mut suite,
+            &root.join(name),
+            name,
+            &mut total,
+            parse,
+            limits,
+        )?;
     }
     for dir in VENDORED_DIRS {
         let path = root.join(dir);
@@ -345,15 +354,18 @@ fn load_with(root: &Path, parse: bool) -> Result<Suite> {
             if !suite.admit(&rel) {
                 continue;
             }
-            if suite.files.len() >= MAX_FILES {
+            if suite.files.len() >= limits.max_files {
                 suite.problems.push(Diagnostic::error(
                     "too-many-files",
                     "",
-                    format!("the suite has more than {MAX_FILES} files; the rest was not read"),
+                    format!(
+                        "the suite has more than {} files; the rest was not read",
+                        limits.max_files
+                    ),
                 ));
                 break;
             }
-            read_entry(&mut suite, entry.path(), &rel, &mut total, parse)?;
+            read_entry(&mut suite, entry.path(), &rel, &mut total, parse, limits)?;
         }
     }
     Ok(suite)
@@ -374,6 +386,7 @@ fn read_entry(
     rel: &str,
     total: &mut u64,
     parse: bool,
+    limits: &SuiteLimits,
 ) -> Result<()> {
     let meta = match fs::symlink_metadata(path) {
         Ok(m) => m,
@@ -392,27 +405,31 @@ fn read_entry(
         );
         return Ok(());
     }
-    if meta.len() > MAX_FILE_BYTES {
+    if meta.len() > limits.max_file_bytes {
         suite.problems.push(Diagnostic::error(
             "file-too-large",
             rel,
             format!(
-                "is {} bytes; suite files are capped at {MAX_FILE_BYTES} bytes",
-                meta.len()
+                "is {} bytes; suite files are capped at {} bytes",
+                meta.len(),
+                limits.max_file_bytes
             ),
         ));
         return Ok(());
     }
     *total += meta.len();
-    if *total > MAX_TOTAL_BYTES {
+    if *total > limits.max_total_bytes {
         return Err(Error::bad_path(
             &suite.root,
-            format!("the suite is larger than {MAX_TOTAL_BYTES} bytes; refusing to read it"),
+            format!(
+                "the suite is larger than {} bytes; refusing to read it",
+                limits.max_total_bytes
+            ),
         ));
     }
     let mut bytes = Vec::with_capacity(meta.len() as usize);
     fs::File::open(path)
-        .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
+        .and_then(|f| f.take(limits.max_file_bytes + 1).read_to_end(&mut bytes))
         .map_err(|e| Error::io("read", path, e))?;
     let file = if parse {
         SuiteFile::from_bytes(rel, bytes)

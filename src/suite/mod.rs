@@ -3,6 +3,7 @@
 pub mod ids;
 pub mod index;
 pub mod layout;
+pub mod limits;
 pub mod load;
 pub mod overlay;
 pub mod rules;

@@ -1,10 +1,13 @@
 //! The gzip layer of the verifier: one member (RFC 1952), its header, deflate stream, CRC-32 and
 //! length trailer checked as it is read.
 
+use std::cell::RefCell;
 use std::io::{self, BufRead, Read};
+use std::rc::Rc;
 
 use flate2::{Crc, Decompress, FlushDecompress, Status};
 
+use super::canonical::Matcher;
 use super::{Fault, corrupt, truncated};
 use crate::error::Error;
 
@@ -17,6 +20,9 @@ pub struct GzMember<R> {
     out: u64,
     cap: u64,
     done: bool,
+    /// Where every byte read from `inner` is also handed, to be compared with what release
+    /// writes.
+    tap: Option<Rc<RefCell<Matcher>>>,
 }
 
 /// Maps an error from the layer below: a carried fault stays what it is; an end of input is a
@@ -32,7 +38,12 @@ pub(super) fn below(e: io::Error, what: &str) -> Fault {
 }
 
 /// Reads exactly `buf.len()` bytes from a BufRead; a short read is a truncation of `what`.
-fn fill_exact<R: BufRead>(inner: &mut R, buf: &mut [u8], what: &str) -> Result<(), Fault> {
+fn fill_exact<R: BufRead>(
+    inner: &mut R,
+    buf: &mut [u8],
+    what: &str,
+    tap: Option<&Rc<RefCell<Matcher>>>,
+) -> Result<(), Fault> {
     let mut filled = 0;
     while filled < buf.len() {
         let available = inner.fill_buf().map_err(|e| below(e, what))?;
@@ -41,6 +52,9 @@ fn fill_exact<R: BufRead>(inner: &mut R, buf: &mut [u8], what: &str) -> Result<(
         }
         let n = available.len().min(buf.len() - filled);
         buf[filled..filled + n].copy_from_slice(&available[..n]);
+        if let Some(tap) = tap {
+            tap.borrow_mut().asset(&available[..n]);
+        }
         inner.consume(n);
         filled += n;
     }
@@ -49,13 +63,22 @@ fn fill_exact<R: BufRead>(inner: &mut R, buf: &mut [u8], what: &str) -> Result<(
 
 impl<R: BufRead> GzMember<R> {
     /// Reads and checks the gzip header. `cap` bounds the decompressed size.
-    pub fn new(mut inner: R, cap: u64) -> Result<Self, Fault> {
+    pub fn new(inner: R, cap: u64) -> Result<Self, Fault> {
+        Self::tapped(inner, cap, None)
+    }
+
+    /// As [`GzMember::new`], handing every byte read from `inner` to `tap` too.
+    pub(super) fn tapped(
+        mut inner: R,
+        cap: u64,
+        tap: Option<Rc<RefCell<Matcher>>>,
+    ) -> Result<Self, Fault> {
         let first = inner.fill_buf().map_err(|e| below(e, "the gzip header"))?;
         if first.is_empty() {
             return Err(truncated("the archive is empty"));
         }
         let mut header = [0u8; 10];
-        fill_exact(&mut inner, &mut header, "the gzip header")?;
+        fill_exact(&mut inner, &mut header, "the gzip header", tap.as_ref())?;
         if header[0..2] != [0x1f, 0x8b] {
             return Err(corrupt("not a gzip file (bad magic number)"));
         }
@@ -95,6 +118,7 @@ impl<R: BufRead> GzMember<R> {
             out: 0,
             cap,
             done: false,
+            tap,
         })
     }
 
@@ -129,8 +153,12 @@ impl<R: BufRead> GzMember<R> {
                     .inflate
                     .decompress(input, buf, FlushDecompress::None)
                     .map_err(|e| corrupt(format!("the deflate stream is corrupt ({e})")))?;
+                let consumed = (self.inflate.total_in() - in0) as usize;
+                if let Some(tap) = &self.tap {
+                    tap.borrow_mut().asset(&input[..consumed]);
+                }
                 (
-                    (self.inflate.total_in() - in0) as usize,
+                    consumed,
                     (self.inflate.total_out() - out0) as usize,
                     status,
                     input.is_empty(),
@@ -173,7 +201,12 @@ impl<R: BufRead> GzMember<R> {
 
     fn trailer(&mut self) -> Result<(), Fault> {
         let mut trailer = [0u8; 8];
-        fill_exact(&mut self.inner, &mut trailer, "the gzip trailer")?;
+        fill_exact(
+            &mut self.inner,
+            &mut trailer,
+            "the gzip trailer",
+            self.tap.as_ref(),
+        )?;
         let crc = u32::from_le_bytes([trailer[0], trailer[1], trailer[2], trailer[3]]);
         let size = u32::from_le_bytes([trailer[4], trailer[5], trailer[6], trailer[7]]);
         if crc != self.crc.sum() {

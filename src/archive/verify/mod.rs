@@ -4,7 +4,11 @@
 //! What release writes, and so the only thing accepted here: one gzip member (nothing after it)
 //! holding a tar stream of POSIX ustar headers; every entry is a regular file or a directory under
 //! the single root directory `babelqueue-conformance-<version>/`; the stream ends with two zero
-//! blocks (zero padding after them is tolerated, up to a cap).
+//! blocks. And not merely that shape: the asset must be byte for byte what release writes from the
+//! tree it holds ([`canonical`]: every accepted entry is written again with release's writers and
+//! compared with the input as it is read), else it is refused as not made by `bqsuite release`.
+//! Zero padding after the end blocks is read up to a cap (past it: a bomb), then refused as
+//! release writes none.
 //!
 //! Every header must be byte for byte the header `release` writes for its path, kind, size and
 //! mtime ([`crate::release::ustar::header`]): magic `ustar\0` and version `00`; typeflag `0` or
@@ -20,24 +24,29 @@
 //! Nothing is written here: entries are handed to a [`Sink`] after they passed every check that
 //! can be made before their content is read, and [`verify`] returns only when the whole stream —
 //! the gzip trailer (CRC-32 and length) and the end of input included — has been read and checked.
-//! Memory is bounded by [`Limits`], never by the archive's size.
+//! Memory is bounded by [`Limits`], never by the archive's size. The limits are the suite's own
+//! ([`crate::suite::limits`]): what is accepted, the loader reads whole.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::io::{self, BufRead, Read};
 
-use crate::archive::root_dir;
+use crate::archive::{LICENSE_FILE, root_dir};
 use crate::diag::Diagnostic;
 use crate::error::Error;
 use crate::suite::layout::{self, Place};
-use crate::suite::load::{MAX_FILE_BYTES, MAX_FILES, MAX_TOTAL_BYTES, VERSION_FILE};
+use crate::suite::limits::SuiteLimits;
+use crate::suite::load::VERSION_FILE;
 
+pub mod canonical;
 mod gzip;
 mod header;
+mod walk;
 
 pub use gzip::GzMember;
-use gzip::below;
-use header::{canonical_header, canonical_octal, field_str, noncanonical, octal};
+#[cfg(test)]
+use header::{canonical_octal, octal};
+use walk::Walker;
 
 /// A tar block.
 pub const BLOCK: usize = 512;
@@ -68,15 +77,22 @@ pub const CODES: &[&str] = &[
     "archive-version-mismatch",
 ];
 
-/// Caps that keep verification bounded whatever the input (decompression bombs included).
+/// Caps that keep verification bounded whatever the input (decompression bombs included). The
+/// defaults are the suite's own limits ([`crate::suite::limits`]): an archive is accepted only
+/// when the loader reads all of its vendored set, so `fetch --update` never vendors part of a
+/// release. A library caller may make them smaller; `fetch --update` then loads with the same
+/// ([`Limits::suite`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Limits {
     /// Largest compressed asset read (download size).
     pub max_archive_bytes: u64,
-    /// Largest single regular file.
+    /// Largest single regular file (LICENSE included).
     pub max_entry_bytes: u64,
-    /// Largest sum of the regular files' sizes (the unpacked size).
+    /// Largest sum of the vendored files' sizes (LICENSE, bounded by `max_entry_bytes`, is not
+    /// counted).
     pub max_total_bytes: u64,
+    /// Most files of the vendored set (LICENSE is not counted).
+    pub max_files: usize,
     /// Most file and directory entries.
     pub max_entries: usize,
     /// Longest entry path, in bytes.
@@ -94,26 +110,43 @@ const MAX_DEPTH: usize = 32;
 /// Longest CONFORMANCE_VERSION read.
 const MAX_VERSION_BYTES: u64 = 256;
 
-impl Default for Limits {
-    /// Mirrors what a release can carry: the suite loader's caps on one file, the total and the
-    /// file count (release packs only what the loader reads), plus room for LICENSE and the
-    /// directories.
-    fn default() -> Self {
-        let max_total_bytes = MAX_TOTAL_BYTES + MAX_FILE_BYTES;
-        let max_entries = 2 * MAX_FILES;
-        // Per entry: a header, up to one block of padding, and a PAX header with its own header.
-        let max_tar_bytes = max_total_bytes + max_entries as u64 * 4 * BLOCK as u64 + (1 << 20);
+impl Limits {
+    /// The limits derived from the suite's: what a release of a suite within `suite` can be.
+    pub fn for_suite(suite: &SuiteLimits) -> Self {
+        // The vendored files, LICENSE, and the directories: the root, fixtures/ and schema/.
+        let max_entries = suite.max_files + 1 + 1 + layout::DATA_DIRS.len();
+        let max_unpacked = suite.max_total_bytes + suite.max_file_bytes;
+        // Per entry: a header and up to one block of padding.
+        let max_tar_bytes = max_unpacked + max_entries as u64 * 2 * BLOCK as u64 + (1 << 20);
         Limits {
             // Deflate's worst-case expansion is 5 bytes per 64 KiB stored block, plus the header.
             max_archive_bytes: max_tar_bytes + max_tar_bytes / 8192 + (1 << 16),
-            max_entry_bytes: MAX_FILE_BYTES,
-            max_total_bytes,
+            max_entry_bytes: suite.max_file_bytes,
+            max_total_bytes: suite.max_total_bytes,
+            max_files: suite.max_files,
             max_entries,
             max_path_bytes: 1024,
             max_names_bytes: 16 << 20,
             max_tar_bytes,
             max_padding_bytes: 1 << 20,
         }
+    }
+
+    /// The suite limits these archive limits keep to: the loader reading an unpacked release uses
+    /// them, so it reads everything the verifier accepted.
+    pub fn suite(&self) -> SuiteLimits {
+        SuiteLimits {
+            max_files: self.max_files,
+            max_file_bytes: self.max_entry_bytes,
+            max_total_bytes: self.max_total_bytes,
+        }
+    }
+}
+
+impl Default for Limits {
+    /// [`Limits::for_suite`] of the suite's limits ([`SuiteLimits::SUITE`]).
+    fn default() -> Self {
+        Limits::for_suite(&SuiteLimits::SUITE)
     }
 }
 
@@ -245,6 +278,10 @@ pub struct Summary {
     pub dirs: usize,
     /// The sum of the regular files' sizes.
     pub bytes: u64,
+    /// The files of the vendored set (every file but LICENSE).
+    pub vendored_files: usize,
+    /// The sum of the vendored files' sizes.
+    pub vendored_bytes: u64,
 }
 
 /// Verifies the gzip-compressed tar stream `input` as the release asset of `version`, handing
@@ -256,24 +293,7 @@ pub fn verify<R: BufRead>(
     limits: &Limits,
     sink: &mut dyn Sink,
 ) -> Result<Summary, Fault> {
-    let gz = GzMember::new(input, limits.max_tar_bytes)?;
-    let mut walker = Walker {
-        gz,
-        limits,
-        root: root_dir(version),
-        version,
-        paths: Paths::default(),
-        summary: Summary {
-            files: 0,
-            dirs: 0,
-            bytes: 0,
-        },
-        entries: 0,
-        names_bytes: 0,
-        seen_root: false,
-        version_text: None,
-        mtime: None,
-    };
+    let mut walker = Walker::new(input, version, limits)?;
     walker.walk(sink)?;
     walker.finish()
 }
@@ -402,514 +422,6 @@ impl Paths {
     }
 }
 
-/// The tar walk over a decompressed stream.
-struct Walker<'a, R> {
-    gz: GzMember<R>,
-    limits: &'a Limits,
-    root: String,
-    version: &'a str,
-    paths: Paths,
-    summary: Summary,
-    entries: usize,
-    names_bytes: u64,
-    seen_root: bool,
-    version_text: Option<Vec<u8>>,
-    /// The first entry's mtime: every entry of a release has the same one.
-    mtime: Option<u64>,
-}
-
-/// Reads one regular file's content from the tar stream, never past its end.
-struct EntryReader<'e, R> {
-    gz: &'e mut GzMember<R>,
-    remaining: u64,
-    path: &'e str,
-}
-
-impl<R: BufRead> Read for EntryReader<'_, R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.remaining == 0 || buf.is_empty() {
-            return Ok(0);
-        }
-        let want = buf
-            .len()
-            .min(usize::try_from(self.remaining).unwrap_or(usize::MAX));
-        let n = self.gz.read(&mut buf[..want])?;
-        if n == 0 {
-            return Err(truncated(format!(
-                "the archive ends inside the content of `{}`",
-                self.path
-            ))
-            .into_io());
-        }
-        self.remaining -= n as u64;
-        Ok(n)
-    }
-}
-
-impl<R: BufRead> EntryReader<'_, R> {
-    fn drain(&mut self) -> Result<(), Fault> {
-        let mut buf = vec![0u8; 64 * 1024];
-        while self.remaining > 0 {
-            self.read(&mut buf)
-                .map_err(|e| below(e, "an entry's content"))?;
-        }
-        Ok(())
-    }
-}
-
-impl<R: BufRead> Walker<'_, R> {
-    fn block(&mut self, what: &str) -> Result<Option<[u8; BLOCK]>, Fault> {
-        let mut block = [0u8; BLOCK];
-        let mut filled = 0;
-        while filled < BLOCK {
-            let n = self
-                .gz
-                .read(&mut block[filled..])
-                .map_err(|e| below(e, what))?;
-            if n == 0 {
-                if filled == 0 {
-                    return Ok(None);
-                }
-                return Err(truncated(format!("the tar stream ends inside {what}")));
-            }
-            filled += n;
-        }
-        Ok(Some(block))
-    }
-
-    fn skip_padding(&mut self, size: u64) -> Result<(), Fault> {
-        let pad = (BLOCK as u64 - size % BLOCK as u64) % BLOCK as u64;
-        let mut buf = [0u8; BLOCK];
-        let mut left = pad as usize;
-        while left > 0 {
-            let n = self
-                .gz
-                .read(&mut buf[..left])
-                .map_err(|e| below(e, "the padding of an entry"))?;
-            if n == 0 {
-                return Err(truncated("the tar stream ends inside an entry's padding"));
-            }
-            left -= n;
-        }
-        Ok(())
-    }
-
-    fn walk(&mut self, sink: &mut dyn Sink) -> Result<(), Fault> {
-        loop {
-            let Some(header) = self.block("a tar header")? else {
-                return Err(truncated(
-                    "the tar stream ends without its end-of-archive blocks",
-                ));
-            };
-            if header.iter().all(|&b| b == 0) {
-                return self.end_of_archive();
-            }
-            let stored = octal(&header[148..156])
-                .ok_or_else(|| corrupt("a tar header's checksum field is not a number"))?;
-            let sum: u64 = header
-                .iter()
-                .enumerate()
-                .map(|(i, &b)| u64::from(if (148..156).contains(&i) { b' ' } else { b }))
-                .sum();
-            if stored != sum {
-                return Err(corrupt(format!(
-                    "a tar header's checksum does not match (stored {stored}, computed {sum})"
-                )));
-            }
-            let typeflag = header[156];
-            let name = field_str(&header[0..100]);
-            let prefix = field_str(&header[345..500]);
-            let path_bytes = if prefix.is_empty() {
-                name.to_vec()
-            } else {
-                [prefix, b"/", name].concat()
-            };
-            let shown = show_path(&path_bytes);
-            self.check_type(typeflag, &shown, &header)?;
-            if &header[257..265] != b"ustar\x0000" {
-                return Err(noncanonical(
-                    &shown,
-                    "its header is not POSIX ustar (magic `ustar\\0`, version `00`): an old GNU \
-                     or v7 header, which tools read differently",
-                ));
-            }
-            let size = canonical_octal(&header[124..136]).ok_or_else(|| {
-                noncanonical(&shown, "its size field is not 11 octal digits and a NUL")
-            })?;
-            let mtime = canonical_octal(&header[136..148]).ok_or_else(|| {
-                noncanonical(&shown, "its mtime field is not 11 octal digits and a NUL")
-            })?;
-            match self.mtime {
-                None => self.mtime = Some(mtime),
-                Some(first) if first != mtime => {
-                    return Err(noncanonical(
-                        &shown,
-                        "its mtime differs from the first entry's (a release has one mtime)",
-                    ));
-                }
-                Some(_) => {}
-            }
-            let is_dir = typeflag == b'5';
-            let rel = self.check_path(&path_bytes, &shown, is_dir)?;
-            canonical_header(&header, &path_bytes, is_dir, size, mtime, &shown)?;
-            self.entries += 1;
-            if self.entries > self.limits.max_entries {
-                return Err(Fault::refuse(
-                    "archive-too-many-entries",
-                    &shown,
-                    format!(
-                        "the archive has more than {} entries",
-                        self.limits.max_entries
-                    ),
-                ));
-            }
-            let full = format!(
-                "{}{}{}",
-                self.root,
-                if rel.is_empty() { "" } else { "/" },
-                rel
-            );
-            self.names_bytes += full.len() as u64;
-            if self.names_bytes > self.limits.max_names_bytes {
-                return Err(Fault::refuse(
-                    "archive-too-large",
-                    &shown,
-                    format!(
-                        "the archive's entry names add up to more than {} bytes",
-                        self.limits.max_names_bytes
-                    ),
-                ));
-            }
-            if is_dir {
-                if size != 0 {
-                    return Err(corrupt(format!(
-                        "directory entry `{shown}` claims {size} bytes of content"
-                    )));
-                }
-                self.paths.add(&full, Kind::Dir)?;
-                self.summary.dirs += 1;
-                if !rel.is_empty() {
-                    check_layout(&rel, &shown, true)?;
-                    sink.directory(&rel)?;
-                }
-                continue;
-            }
-            if size > self.limits.max_entry_bytes {
-                return Err(Fault::refuse_help(
-                    "archive-entry-too-large",
-                    &shown,
-                    format!(
-                        "entry `{shown}` is {size} bytes; a release file is at most {} bytes",
-                        self.limits.max_entry_bytes
-                    ),
-                    "a decompression bomb or not a release asset",
-                ));
-            }
-            if self.summary.bytes + size > self.limits.max_total_bytes {
-                return Err(Fault::refuse_help(
-                    "archive-too-large",
-                    &shown,
-                    format!(
-                        "the archive unpacks to more than {} bytes (at entry `{shown}`)",
-                        self.limits.max_total_bytes
-                    ),
-                    "a decompression bomb or not a release asset",
-                ));
-            }
-            self.paths.add(&full, Kind::File)?;
-            check_layout(&rel, &shown, false)?;
-            self.summary.files += 1;
-            self.summary.bytes += size;
-            if rel == VERSION_FILE {
-                self.version_file(size, &shown, sink)?;
-            } else {
-                let mut reader = EntryReader {
-                    gz: &mut self.gz,
-                    remaining: size,
-                    path: &shown,
-                };
-                sink.file(&rel, size, &mut reader)?;
-                reader.drain()?;
-            }
-            self.skip_padding(size)?;
-        }
-    }
-
-    fn version_file(&mut self, size: u64, shown: &str, sink: &mut dyn Sink) -> Result<(), Fault> {
-        let mut reader = EntryReader {
-            gz: &mut self.gz,
-            remaining: size,
-            path: shown,
-        };
-        if size > MAX_VERSION_BYTES {
-            return Err(Fault::refuse(
-                "archive-version-mismatch",
-                shown,
-                format!(
-                    "`{shown}` is {size} bytes; it should hold the version {}",
-                    self.version
-                ),
-            ));
-        }
-        let mut text = Vec::with_capacity(size as usize);
-        reader
-            .read_to_end(&mut text)
-            .map_err(|e| below(e, "CONFORMANCE_VERSION"))?;
-        sink.file(VERSION_FILE, size, &mut io::Cursor::new(&text))?;
-        self.version_text = Some(text);
-        Ok(())
-    }
-
-    fn check_type(&self, typeflag: u8, shown: &str, header: &[u8; BLOCK]) -> Result<(), Fault> {
-        let only = "the asset holds only regular files and directories";
-        let refuse = |code, what: String| {
-            Err(Fault::refuse_help(
-                code,
-                shown,
-                format!("entry `{shown}` is {what}"),
-                only,
-            ))
-        };
-        match typeflag {
-            b'0' | 0 | b'5' => Ok(()),
-            b'1' => refuse(
-                "archive-hardlink",
-                format!(
-                    "a hard link (to `{}`)",
-                    show_path(field_str(&header[157..257]))
-                ),
-            ),
-            b'2' => refuse(
-                "archive-symlink",
-                format!(
-                    "a symbolic link (to `{}`)",
-                    show_path(field_str(&header[157..257]))
-                ),
-            ),
-            b'3' => refuse("archive-special", "a character device".into()),
-            b'4' => refuse("archive-special", "a block device".into()),
-            b'6' => refuse("archive-special", "a FIFO (named pipe)".into()),
-            b'S' => refuse("archive-sparse", "a GNU sparse file".into()),
-            b'x' | b'g' => refuse(
-                "archive-extension-header",
-                "a PAX extended header (release writes none; tools that honour it would read \
-                 another path or size than the header's)"
-                    .into(),
-            ),
-            b'L' | b'K' => refuse(
-                "archive-extension-header",
-                "a GNU long-name header (release writes none; tools that honour it would read \
-                 another name than the header's)"
-                    .into(),
-            ),
-            other => refuse(
-                "archive-unknown-type",
-                format!("of unknown type `{}`", [other].escape_ascii()),
-            ),
-        }
-    }
-
-    /// Checks an entry's path; returns it relative to the root (empty for the root itself).
-    fn check_path(&mut self, path: &[u8], shown: &str, is_dir: bool) -> Result<String, Fault> {
-        let bad = |why: &str| {
-            Err(Fault::refuse(
-                "archive-bad-path",
-                shown,
-                format!("entry `{shown}` {why}"),
-            ))
-        };
-        if path.is_empty() {
-            return bad("has an empty name");
-        }
-        if path[0] == b'/' {
-            return Err(Fault::refuse_help(
-                "archive-absolute-path",
-                shown,
-                format!("entry `{shown}` has an absolute path"),
-                "every entry must lie under the archive's root directory",
-            ));
-        }
-        if path.len() > self.limits.max_path_bytes {
-            return bad(&format!(
-                "has a path longer than {} bytes",
-                self.limits.max_path_bytes
-            ));
-        }
-        let trimmed = match path.strip_suffix(b"/") {
-            Some(t) if is_dir => t,
-            Some(_) => return bad("ends with `/` but is not a directory entry"),
-            None => path,
-        };
-        let parts: Vec<&[u8]> = trimmed.split(|&b| b == b'/').collect();
-        if parts.iter().any(|p| *p == b"..") {
-            return Err(Fault::refuse_help(
-                "archive-dotdot",
-                shown,
-                format!("entry `{shown}` has a `..` component"),
-                "an entry must never reach outside the directory it is unpacked into",
-            ));
-        }
-        for part in &parts {
-            if part.is_empty() {
-                return bad("has an empty path component (`//`)");
-            }
-            if *part == b"." {
-                return bad("has a `.` component");
-            }
-            if part.contains(&b'\\') || part.contains(&b':') {
-                return bad("contains `\\` or `:` (a path separator or drive on some systems)");
-            }
-            if part.iter().any(|&b| b < 0x20 || b == 0x7f) {
-                return bad("contains a control character");
-            }
-            if part.len() > 255 {
-                return bad("has a component longer than 255 bytes");
-            }
-        }
-        if parts.len() > MAX_DEPTH {
-            return bad(&format!("is nested deeper than {MAX_DEPTH} levels"));
-        }
-        let Ok(text) = std::str::from_utf8(trimmed) else {
-            return bad("is not valid UTF-8");
-        };
-        let mut components = text.split('/');
-        let first = components.next().unwrap_or_default();
-        let rest: Vec<&str> = components.collect();
-        if first != self.root {
-            if self.seen_root && (is_dir || !rest.is_empty()) {
-                return Err(Fault::refuse_help(
-                    "archive-multiple-roots",
-                    shown,
-                    format!(
-                        "entry `{shown}` starts a second top-level directory `{first}` besides \
-                         `{}/`",
-                        self.root
-                    ),
-                    "a release asset has exactly one root directory",
-                ));
-            }
-            return Err(Fault::refuse_help(
-                "archive-outside-root",
-                shown,
-                format!(
-                    "entry `{shown}` lies outside the root directory `{}/`",
-                    self.root
-                ),
-                "a release asset of this version has every entry under that directory",
-            ));
-        }
-        if rest.is_empty() && !is_dir {
-            return Err(Fault::refuse(
-                "archive-outside-root",
-                shown,
-                format!(
-                    "the root `{}` is a regular file, not a directory",
-                    self.root
-                ),
-            ));
-        }
-        self.seen_root = true;
-        Ok(rest.join("/"))
-    }
-
-    fn end_of_archive(&mut self) -> Result<(), Fault> {
-        match self.block("the end-of-archive marker")? {
-            None => {
-                return Err(truncated(
-                    "the tar stream has only one of its two end-of-archive blocks",
-                ));
-            }
-            Some(b) if b.iter().any(|&x| x != 0) => {
-                return Err(Fault::refuse_help(
-                    "archive-trailing-garbage",
-                    "",
-                    "data follows the first end-of-archive block",
-                    "a hidden entry after the end marker; some tools would read it",
-                ));
-            }
-            Some(_) => {}
-        }
-        let mut padding: u64 = 0;
-        let mut buf = vec![0u8; 64 * 1024];
-        loop {
-            let n = self
-                .gz
-                .read(&mut buf)
-                .map_err(|e| below(e, "the end of the tar stream"))?;
-            if n == 0 {
-                break;
-            }
-            if buf[..n].iter().any(|&b| b != 0) {
-                return Err(Fault::refuse_help(
-                    "archive-trailing-garbage",
-                    "",
-                    "non-zero data follows the end-of-archive blocks",
-                    "a release asset ends with its end-of-archive blocks",
-                ));
-            }
-            padding += n as u64;
-            if padding > self.limits.max_padding_bytes {
-                return Err(Fault::refuse(
-                    "archive-too-large",
-                    "",
-                    format!(
-                        "more than {} bytes of padding follow the end of the archive",
-                        self.limits.max_padding_bytes
-                    ),
-                ));
-            }
-        }
-        debug_assert!(self.gz.is_done());
-        let rest = self
-            .gz
-            .inner_mut()
-            .fill_buf()
-            .map_err(|e| below(e, "the end of the archive"))?;
-        if !rest.is_empty() {
-            let what = if rest.starts_with(&[0x1f, 0x8b]) {
-                "a second gzip member follows the first"
-            } else {
-                "bytes follow the end of the gzip stream"
-            };
-            return Err(Fault::refuse_help(
-                "archive-trailing-garbage",
-                "",
-                what,
-                "a release asset is exactly one gzip member; other tools would read what follows",
-            ));
-        }
-        Ok(())
-    }
-
-    fn finish(self) -> Result<Summary, Fault> {
-        let shown = format!("{}/{VERSION_FILE}", self.root);
-        let Some(text) = self.version_text else {
-            return Err(Fault::refuse(
-                "archive-version-mismatch",
-                shown,
-                format!(
-                    "the archive has no `{}/{VERSION_FILE}`; a release of {} has one",
-                    self.root, self.version
-                ),
-            ));
-        };
-        let found = std::str::from_utf8(&text).map(str::trim).unwrap_or("");
-        if found != self.version {
-            return Err(Fault::refuse_help(
-                "archive-version-mismatch",
-                shown,
-                format!(
-                    "the archive's CONFORMANCE_VERSION is `{}`, not {}",
-                    show_path(found.as_bytes()),
-                    self.version
-                ),
-                "the asset is not the release of the version asked for",
-            ));
-        }
-        Ok(self.summary)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -954,8 +466,7 @@ mod tests {
     #[test]
     fn default_limits_admit_the_suite_loader_caps() {
         let l = Limits::default();
-        assert!(l.max_total_bytes >= MAX_TOTAL_BYTES);
-        assert!(l.max_entry_bytes >= MAX_FILE_BYTES);
+        assert_eq!(l.suite(), SuiteLimits::SUITE);
         assert!(l.max_archive_bytes > l.max_tar_bytes);
     }
 }
