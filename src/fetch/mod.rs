@@ -408,8 +408,14 @@ impl Run<'_> {
                 ));
             }
             Target::Update(pinned) => {
+                // DIR is still the directory pinned at the start (not swapped for a link).
+                pinned.verify()?;
+                let tree = staging.tree();
                 let applied =
-                    update::vendor_staged(pinned, &staging.tree(), &summary, &self.options.limits)?;
+                    update::vendor_staged(pinned.path(), &tree, &summary, &self.options.limits);
+                // Swapped while being written: say so rather than claim success.
+                pinned.verify_written()?;
+                let applied = applied?;
                 drop(staging);
                 self.push_verified(bytes, &digest, expected);
                 self.report.summary.push(if applied.is_empty() {

@@ -114,7 +114,7 @@ fn refuse_links(dir: &Path) -> Result<()> {
 /// and no problem (a refusal, exit 1). After writing, the copy is read again and must be exactly
 /// the release; anything else is an error (exit 2), never a success.
 pub fn vendor_staged(
-    pinned: &crate::fetch::unpack::Pinned,
+    dir: &Path,
     tree: &Path,
     summary: &Summary,
     limits: &Limits,
@@ -158,11 +158,7 @@ pub fn vendor_staged(
         .into_iter()
         .map(|(rel, file)| (rel, file.bytes))
         .collect();
-    // DIR is still the directory pinned at the start (not swapped for a link), before and after.
-    pinned.verify()?;
-    let dir = pinned.path();
     let applied = vendor::apply(dir, &release)?;
-    pinned.verify_written()?;
     check_written(dir, &release, limits)?;
     Ok(applied)
 }
