@@ -411,8 +411,12 @@ impl Run<'_> {
                 // DIR is still the directory pinned at the start (not swapped for a link).
                 pinned.verify()?;
                 let tree = staging.tree();
-                let applied =
-                    update::vendor_staged(pinned.path(), &tree, &summary, &self.options.limits);
+                let root = pinned.write_root();
+                let applied = update::vendor_staged(&root, &tree, &summary, &self.options.limits)
+                    .map_err(|fault| match fault {
+                        Fault::Failed(e) => Fault::Failed(pinned.shown_error(e)),
+                        refused => refused,
+                    });
                 // Swapped while being written: say so rather than claim success.
                 pinned.verify_written()?;
                 let applied = applied?;

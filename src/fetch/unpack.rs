@@ -176,6 +176,52 @@ impl Pinned {
         }
     }
 
+    /// Where to write so that every write lands in the pinned directory itself. On Linux that is
+    /// `/proc/self/fd/N` of the handle held since the start: it names the directory object, not
+    /// the path, so a DIR swapped for a link (or renamed away) meanwhile is never written through.
+    /// Elsewhere, or without `/proc`, it is the resolved path, checked by [`Pinned::verify`]
+    /// before and after.
+    pub fn write_root(&self) -> PathBuf {
+        #[cfg(target_os = "linux")]
+        if let Some(handle) = &self._handle {
+            use std::os::fd::AsRawFd;
+            let root = PathBuf::from(format!("/proc/self/fd/{}", handle.as_raw_fd()));
+            // Only when it really is this directory (procfs mounted, the handle a directory).
+            if fs::metadata(&root).is_ok_and(|m| m.is_dir() && Some(identity(&m)) == self.id) {
+                return root;
+            }
+        }
+        self.path.clone()
+    }
+
+    /// `e` with a path under [`Pinned::write_root`] shown under the path the user gave.
+    pub fn shown_error(&self, e: Error) -> Error {
+        let root = self.write_root();
+        let shown = |path: PathBuf| match path.strip_prefix(&root) {
+            Ok(rest) => self.shown.join(rest),
+            Err(_) => path,
+        };
+        match e {
+            Error::Io {
+                action,
+                path,
+                source,
+            } => Error::Io {
+                action,
+                path: shown(path),
+                source,
+            },
+            Error::BadPath { path, problem } => Error::BadPath {
+                path: shown(path),
+                problem: problem.replace(
+                    &root.display().to_string(),
+                    &self.shown.display().to_string(),
+                ),
+            },
+            other => other,
+        }
+    }
+
     /// [`Pinned::verify`] after the vendored set was written: a DEST swapped during the writing
     /// itself is reported as such (exit 2), never as a success.
     pub fn verify_written(&self) -> Result<()> {
@@ -383,6 +429,40 @@ mod tests {
     use super::*;
 
     #[cfg(unix)]
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn writes_through_the_handle_land_in_the_pinned_directory_even_after_a_swap() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = fs::canonicalize(dir.path()).unwrap();
+        let dest = d.join("dest");
+        fs::create_dir(&dest).unwrap();
+        let pinned = Pinned::take(&dest, dest.clone()).unwrap();
+        let root = pinned.write_root();
+        assert!(root.starts_with("/proc/self/fd"), "{}", root.display());
+        // DIR swapped for a link to another directory after it was pinned.
+        fs::rename(&dest, d.join("moved")).unwrap();
+        fs::create_dir(d.join("elsewhere")).unwrap();
+        std::os::unix::fs::symlink(d.join("elsewhere"), &dest).unwrap();
+        let mut expected = std::collections::BTreeMap::new();
+        expected.insert("manifest.json".to_string(), b"{}".to_vec());
+        expected.insert("fixtures/a.json".to_string(), b"{}".to_vec());
+        crate::suite::vendor::apply(&pinned.write_root(), &expected).unwrap();
+        // Everything went into the pinned directory (now at `moved`), nothing through the link.
+        assert_eq!(fs::read(d.join("moved/fixtures/a.json")).unwrap(), b"{}");
+        assert_eq!(fs::read_dir(d.join("elsewhere")).unwrap().count(), 0);
+        // Errors name the path the user gave, not the handle.
+        let e = pinned.shown_error(Error::io(
+            "write",
+            pinned.write_root().join("fixtures/a.json"),
+            io::Error::other("x"),
+        ));
+        assert!(
+            e.to_string()
+                .contains(&dest.join("fixtures/a.json").display().to_string()),
+            "{e}"
+        );
+    }
+
     #[test]
     fn a_pinned_dest_must_stay_the_same_directory() {
         let dir = tempfile::tempdir().unwrap();

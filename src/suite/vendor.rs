@@ -189,7 +189,13 @@ pub fn is_incomplete(dir: &Path) -> bool {
 
 fn write_one(dir: &Path, rel: &str, bytes: &[u8], applied: &mut Applied) -> Result<()> {
     let path = dir.join(rel);
-    if let Some(parent) = path.parent() {
+    // Only the directories inside `dir` are checked here (`dir` itself is the caller's, and may
+    // be reached through a handle such as `/proc/self/fd/N`).
+    let inner = Path::new(rel)
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty());
+    if let Some(parent) = inner.map(|p| dir.join(p)) {
+        let parent = parent.as_path();
         match fs::symlink_metadata(parent) {
             Ok(m) if m.is_dir() => {}
             Ok(_) => {
