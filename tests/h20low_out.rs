@@ -71,11 +71,7 @@ fn out_refuses_a_symbolic_link_and_leaves_it() {
 fn out_refuses_a_fifo_without_blocking() {
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("results.json");
-    let made = std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap();
-    assert!(made.success());
+    common::mkfifo(&fifo);
     let out = bqsuite(&["eval", "--out", fifo.to_str().unwrap()]);
     assert_eq!(code(&out), 2);
     let err = stderr(&out);

@@ -86,13 +86,7 @@ fn a_huge_sdk_name_is_refused_not_rendered() {
 fn a_fifo_or_device_is_refused_without_hanging() {
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("results.json");
-    assert!(
-        std::process::Command::new("mkfifo")
-            .arg(&fifo)
-            .status()
-            .unwrap()
-            .success()
-    );
+    common::mkfifo(&fifo);
     let good = real("python-1.24.0.json");
     let (f, g) = (fifo.to_str().unwrap(), good.to_str().unwrap());
     for args in [

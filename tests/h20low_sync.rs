@@ -82,13 +82,7 @@ fn only_a_bounded_regular_targets_file_is_read() {
         );
     }
     let fifo = w.dir.path().join("fifo");
-    assert!(
-        std::process::Command::new("mkfifo")
-            .arg(&fifo)
-            .status()
-            .unwrap()
-            .success()
-    );
+    common::mkfifo(&fifo);
     let out = w.sync(&fifo, &["--check", "--format", "json"]);
     assert_eq!(code(&out), 2);
     let doc: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();

@@ -245,3 +245,12 @@ pub fn fix_command(text: &str) -> String {
         .unwrap_or_else(|| panic!("no fix line in:\n{text}"));
     line.split('`').nth(1).unwrap().to_string()
 }
+
+/// Makes a FIFO at `path` (an input that would hang a reader that waits for a writer).
+pub fn mkfifo(path: &Path) {
+    let made = Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("run mkfifo");
+    assert!(made.success(), "mkfifo {}", path.display());
+}
