@@ -180,11 +180,11 @@ fn sync_dir(dir: &Path) {
     }
 }
 
-/// True when `dir` looks like a copy whose writing was interrupted: it has a manifest.json but no
-/// CONFORMANCE_VERSION (which [`apply`] writes last).
+/// True when `dir` holds a copy whose writing was interrupted, as far as the evidence says: its
+/// manifest.json names a version (`conformance_version`) but it has no CONFORMANCE_VERSION (which
+/// [`apply`] writes last). A copy with no version anywhere is unversioned, not interrupted.
 pub fn is_incomplete(dir: &Path) -> bool {
-    let file = |name: &str| fs::symlink_metadata(dir.join(name)).is_ok_and(|m| m.is_file());
-    file(crate::suite::load::MANIFEST) && !file(VERSION_FILE)
+    crate::suite::releases::is_interrupted(dir)
 }
 
 fn write_one(dir: &Path, rel: &str, bytes: &[u8], applied: &mut Applied) -> Result<()> {
@@ -328,7 +328,11 @@ mod tests {
         let fixtures = d.join("fixtures");
         fs::create_dir_all(&fixtures).unwrap();
         fs::write(d.join("CONFORMANCE_VERSION"), "1.0.0\n").unwrap();
-        fs::write(d.join("manifest.json"), "{}").unwrap();
+        fs::write(
+            d.join("manifest.json"),
+            r#"{"conformance_version": "1.0.0"}"#,
+        )
+        .unwrap();
         // The mode for everyone, the immutable attribute for root (where it is supported).
         let chattr = |flag: &str| {
             std::process::Command::new("chattr")
@@ -341,7 +345,7 @@ mod tests {
         let enforced = fs::write(fixtures.join("probe"), "").is_err();
         let expected = map(&[
             ("CONFORMANCE_VERSION", "2.0.0\n"),
-            ("manifest.json", "{}"),
+            ("manifest.json", r#"{"conformance_version": "2.0.0"}"#),
             ("fixtures/a.json", "{}"),
         ]);
         let result = apply(d, &expected);

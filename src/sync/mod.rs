@@ -26,6 +26,7 @@ use crate::error::{Error, Result};
 use crate::fetch::compare::{self, CompareOptions};
 use crate::shell;
 use crate::suite::load::{self, VERSION_FILE};
+use crate::suite::releases::Identity;
 use crate::suite::vendor::{self, PathState};
 use crate::validate;
 use targets::Target;
@@ -143,8 +144,11 @@ pub struct TargetResult {
     pub status: Status,
     /// The vendored CONFORMANCE_VERSION, when there is one.
     pub vendored_version: Option<String>,
-    /// The copy has a manifest.json but no CONFORMANCE_VERSION: an interrupted sync or update.
+    /// The copy's manifest names a version but it has no CONFORMANCE_VERSION: an interrupted
+    /// sync or update (never said of an unversioned copy).
     pub incomplete: bool,
+    /// `--check`: what the copy is (version, known release, edited files).
+    pub identity: Option<Identity>,
     /// `--check`: every differing file (relative to the target), sorted.
     pub files: Vec<(String, Change)>,
     /// `sync`: the files written and deleted (relative to the target).
@@ -161,6 +165,7 @@ impl TargetResult {
             status,
             vendored_version: None,
             incomplete: false,
+            identity: None,
             files: Vec::new(),
             written: Vec::new(),
             deleted: Vec::new(),
@@ -559,7 +564,9 @@ fn check_target(
     };
     let mut r = TargetResult::new(target, status);
     r.vendored_version = vendored_version(dir);
-    r.incomplete = vendor::is_incomplete(dir);
+    let identity = comparison.identity.clone();
+    r.incomplete = identity.interrupted;
+    r.identity = Some(identity);
     for mut d in comparison.findings {
         let change = match d.code {
             "drift-missing" => Some(Change::Missing),

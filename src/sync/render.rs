@@ -33,6 +33,13 @@ pub(super) fn json_data(outcome: &Outcome, results: &[TargetResult]) -> Value {
             });
             if outcome.check {
                 row["incomplete"] = r.incomplete.into();
+                if let Some(id) = &r.identity {
+                    if let serde_json::Value::Object(fields) = id.json() {
+                        for (k, v) in fields {
+                            row[k.as_str()] = v;
+                        }
+                    }
+                }
             }
             if outcome.check {
                 row["missing"] = r.count(Change::Missing).into();
@@ -166,10 +173,9 @@ pub(super) fn summary_lines(
     lines
 }
 
-/// The per-target line: status, vendored version (against the canonical one when they differ),
-/// what differs, and the target.
-fn target_line(outcome: &Outcome, r: &TargetResult) -> String {
-    let version = match r.vendored_version.as_deref() {
+/// The version column of a target with no identity (not checked).
+fn plain_version(outcome: &Outcome, v: Option<&str>) -> String {
+    match v {
         None => "-".to_string(),
         Some(v) if v == outcome.canonical_version => show::text(v),
         Some(v) => format!(
@@ -177,9 +183,28 @@ fn target_line(outcome: &Outcome, r: &TargetResult) -> String {
             show::text(v),
             show::text(&outcome.canonical_version)
         ),
+    }
+}
+
+/// The per-target line: status, the copy's version (against the canonical one when they
+/// differ), what differs, and the target.
+fn target_line(outcome: &Outcome, r: &TargetResult) -> String {
+    let version = match (&r.identity, r.vendored_version.as_deref()) {
+        (Some(id), _) => {
+            let short = show::text(&id.short());
+            if id.version.as_deref() == Some(outcome.canonical_version.as_str()) {
+                short
+            } else {
+                format!("{short} -> {}", show::text(&outcome.canonical_version))
+            }
+        }
+        (None, v) => plain_version(outcome, v),
     };
     let facts = match r.status {
-        Status::Drift if r.incomplete => format!("incomplete: {} files differ", r.files.len()),
+        Status::Drift if r.incomplete => format!(
+            "interrupted: {} differ",
+            diag::count(r.files.len(), "file", "files")
+        ),
         Status::Drift => CHANGES
             .iter()
             .map(|c| (r.count(*c), c.word()))
@@ -228,12 +253,13 @@ fn target_detail(r: &TargetResult, verbose: bool) -> Option<String> {
         return None;
     }
     let _ = writeln!(out, "{}:", show::text(&r.target.path));
-    if r.incomplete {
-        let _ = writeln!(
-            out,
-            "    incomplete: manifest.json but no CONFORMANCE_VERSION, as an interrupted sync or \
-             update leaves it; sync it again"
-        );
+    if let Some(id) = &r.identity {
+        let again = if id.interrupted {
+            "; sync it again"
+        } else {
+            ""
+        };
+        let _ = writeln!(out, "    copy: {}{again}", show::text(&id.describe()));
     }
     let shown = if verbose {
         names.len()

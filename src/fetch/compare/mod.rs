@@ -50,6 +50,8 @@ pub struct Comparison {
     pub findings: Vec<Diagnostic>,
     /// Files of the vendored set that match.
     pub matched: usize,
+    /// What the compared copy is: its version, known release, edited files.
+    pub identity: crate::suite::releases::Identity,
 }
 
 impl Comparison {
@@ -518,6 +520,7 @@ impl Comparer {
         self.findings
             .sort_by(|a, b| (&a.file, a.code).cmp(&(&b.file, b.code)));
         Ok(Comparison {
+            identity: crate::suite::releases::identify(&self.dir),
             findings: self.findings,
             matched: self.matched,
         })
