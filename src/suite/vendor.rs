@@ -9,8 +9,9 @@
 //!   interrupted run leaves each file either old or new, never torn;
 //! - a copy never claims a version it does not hold: when the version changes, the old
 //!   CONFORMANCE_VERSION is removed before any other file is written and the new one is written
-//!   last, so an interrupted run leaves a copy without CONFORMANCE_VERSION, which a check reports
-//!   as incomplete ([`is_incomplete`]);
+//!   last (and manifest.json, which names it, first), so an interrupted run leaves a copy whose
+//!   manifest names a version it has no CONFORMANCE_VERSION for, which a check reports as
+//!   interrupted ([`is_incomplete`]);
 //! - files the expected tree does not have are deleted from the vendored schema/ and fixtures/;
 //!   byte-identical files are left untouched (no mtime churn); nothing else in the directory
 //!   (an SDK's own test file, LICENSE) is touched.
@@ -140,9 +141,17 @@ pub fn check_entries(dir: &Path) -> Result<std::result::Result<(), Unsafe>> {
 pub fn apply(dir: &Path, expected: &BTreeMap<String, Vec<u8>>) -> Result<Applied> {
     let mut applied = Applied::default();
     let vendored = |rel: &&String| crate::suite::load::is_vendored(rel);
-    // CONFORMANCE_VERSION last: an interrupted run never claims the new version.
+    // CONFORMANCE_VERSION last: an interrupted run never claims the new version. manifest.json
+    // first: it names the version being written (`conformance_version`), which is the evidence
+    // a check reads to call a copy without CONFORMANCE_VERSION interrupted.
     let mut order: Vec<&String> = expected.keys().filter(vendored).collect();
-    order.sort_by_key(|rel| (rel.as_str() == VERSION_FILE, rel.as_str()));
+    order.sort_by_key(|rel| {
+        (
+            rel.as_str() == VERSION_FILE,
+            rel.as_str() != crate::suite::load::MANIFEST,
+            rel.as_str(),
+        )
+    });
     let (version, rest): (Vec<&String>, Vec<&String>) = order
         .into_iter()
         .partition(|rel| rel.as_str() == VERSION_FILE);
