@@ -426,23 +426,16 @@ impl Run<'_> {
                 let applied = applied?;
                 drop(staging);
                 self.push_verified(bytes, &digest, expected);
-                self.report.summary.push(if applied.is_empty() {
-                    format!(
+                if applied.is_empty() {
+                    self.report.summary.push(format!(
                         "{} already matches release {}; nothing written",
                         self.options.dest.display(),
                         self.version
-                    )
+                    ));
                 } else {
-                    format!(
-                        "updated {} to release {}: {} file{} written, {} deleted; the SDK's own \
-                         files were kept",
-                        self.options.dest.display(),
-                        self.version,
-                        applied.written.len(),
-                        crate::diag::plural(applied.written.len()),
-                        applied.deleted.len()
-                    )
-                });
+                    let lines = update::summary(&self.options.dest, self.version, &applied);
+                    self.report.summary.extend(lines);
+                }
                 self.report.data = serde_json::json!({
                     "written": applied.written,
                     "deleted": applied.deleted,

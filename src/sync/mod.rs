@@ -31,7 +31,7 @@ use crate::suite::vendor::{self, PathState};
 use crate::validate;
 use targets::Target;
 
-pub use render::render_human;
+pub use render::{render_human, render_human_styled};
 
 /// The targets file: beside the suite directory (this repository keeps it at its root, so that
 /// `suite/` stays byte for byte the real release), or inside it. Never part of a release or of a
@@ -520,8 +520,8 @@ fn run_target(
                 "sync-not-vendored",
                 target.path.clone(),
                 format!(
-                    "the vendored directory does not exist ({} files missing)",
-                    expected.len()
+                    "the vendored directory does not exist ({} missing)",
+                    crate::diag::count(expected.len(), "file", "files")
                 ),
             ));
             r.files = expected
