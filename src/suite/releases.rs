@@ -95,7 +95,7 @@ impl Identity {
         if self.interrupted {
             text = format!(
                 "interrupted: manifest.json names {version} but CONFORMANCE_VERSION is missing, as \
-                 an interrupted sync or update leaves it ({text})"
+                 an interrupted sync or update leaves it; otherwise {text}"
             );
         }
         text
@@ -108,7 +108,7 @@ impl Identity {
             .clone()
             .unwrap_or_else(|| "unversioned".to_string());
         if self.interrupted {
-            format!("{base} interrupted")
+            format!("{base} (interrupted)")
         } else if self.release.is_some() && self.edited > 0 {
             format!("{base} +{} edited", self.edited)
         } else {

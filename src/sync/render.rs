@@ -195,10 +195,10 @@ fn plain_version(outcome: &Outcome, v: Option<&str>) -> String {
     }
 }
 
-/// The per-target line: status, the copy's version (against the canonical one when they
-/// differ), what differs, and the target.
-fn target_line(outcome: &Outcome, r: &TargetResult, color: bool) -> String {
-    let version = match (&r.identity, r.vendored_version.as_deref()) {
+/// The version column: the copy's version (or `unversioned`, `(interrupted)`, `+N edited`),
+/// against the canonical one when they differ.
+fn version_column(outcome: &Outcome, r: &TargetResult) -> String {
+    match (&r.identity, r.vendored_version.as_deref()) {
         (Some(id), _) => {
             let short = show::text(&id.short());
             if id.version.as_deref() == Some(outcome.canonical_version.as_str()) {
@@ -208,12 +208,14 @@ fn target_line(outcome: &Outcome, r: &TargetResult, color: bool) -> String {
             }
         }
         (None, v) => plain_version(outcome, v),
-    };
+    }
+}
+
+/// The per-target line: status, the copy's version (against the canonical one when they
+/// differ), what differs, and the target.
+fn target_line(outcome: &Outcome, r: &TargetResult, width: usize, color: bool) -> String {
+    let version = version_column(outcome, r);
     let facts = match r.status {
-        Status::Drift if r.incomplete => format!(
-            "interrupted: {} differ",
-            diag::count(r.files.len(), "file", "files")
-        ),
         Status::Drift => CHANGES
             .iter()
             .map(|c| (r.count(*c), c.word()))
@@ -237,7 +239,7 @@ fn target_line(outcome: &Outcome, r: &TargetResult, color: bool) -> String {
         color,
     );
     let line = format!(
-        "  {status} {version:<16} {facts:<28} {}",
+        "  {status} {version:<width$} {facts:<28} {}",
         show::text(&r.target.path)
     );
     line.trim_end().to_string()
@@ -387,15 +389,22 @@ pub fn render_human_styled(outcome: &Outcome, verbose: bool, color: bool) -> Str
         show::text(&outcome.targets_file.display().to_string()),
         show::text(&outcome.canonical_version)
     );
+    let width = outcome
+        .results
+        .iter()
+        .map(|r| version_column(outcome, r).chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(16);
     let _ = writeln!(
         out,
-        "  {:<13} {:<16} {:<28} TARGET",
+        "  {:<13} {:<width$} {:<28} TARGET",
         "STATUS",
         "VENDORED",
         if outcome.check { "DIFFERS" } else { "CHANGED" }
     );
     for r in &outcome.results {
-        let _ = writeln!(out, "{}", target_line(outcome, r, color));
+        let _ = writeln!(out, "{}", target_line(outcome, r, width, color));
     }
     let details: Vec<String> = outcome
         .results
