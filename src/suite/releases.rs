@@ -26,6 +26,9 @@ const INDEX_JSON: &str = include_str!("releases.json");
 const MAX_HASHED_BYTES: u64 = 8 * 1024 * 1024;
 /// Files looked at per copy, at most (a release has under 100).
 const MAX_HASHED_FILES: usize = 4096;
+/// Bytes hashed per copy, at most (a release is well under 1 MiB): past it the copy is not
+/// matched against any release, so a huge copy costs bounded time.
+const MAX_HASHED_TOTAL: u64 = 32 * 1024 * 1024;
 
 type Digests = BTreeMap<String, String>;
 
@@ -87,6 +90,10 @@ impl Identity {
                 "release {r} with {}",
                 crate::diag::count(self.edited, "file", "files") + " edited"
             ),
+            (None, true) if index().contains_key(version) => format!(
+                "version {version} (larger than any release, so not compared with release \
+                 {version})"
+            ),
             (None, true) => format!("version {version} (not a release bqsuite knows)"),
             (None, false) => "unversioned (no CONFORMANCE_VERSION, no conformance_version in \
                               manifest.json)"
@@ -143,13 +150,29 @@ fn read_small(path: &Path, max: u64) -> Option<Vec<u8>> {
 }
 
 /// The sha256 of every vendored file of the copy in `dir` (never following a link; unreadable
-/// or oversized files are left out).
-pub fn digests_of(dir: &Path) -> Digests {
+/// files are left out). `None` when the copy is larger than any release could be (more than
+/// [`MAX_HASHED_FILES`] files, or [`MAX_HASHED_BYTES`] in one, or [`MAX_HASHED_TOTAL`] in all).
+pub fn digests_of(dir: &Path) -> Option<Digests> {
     let mut out = Digests::new();
-    for name in VENDORED_FILES {
-        if let Some(bytes) = read_small(&dir.join(name), MAX_HASHED_BYTES) {
-            out.insert(name.to_string(), crate::archive::sha256_hex(&bytes));
+    let mut total = 0u64;
+    let mut hash = |rel: String, path: &Path, out: &mut Digests| -> Option<()> {
+        let Ok(meta) = fs::symlink_metadata(path) else {
+            return Some(());
+        };
+        if !meta.is_file() {
+            return Some(());
         }
+        total += meta.len();
+        if meta.len() > MAX_HASHED_BYTES || total > MAX_HASHED_TOTAL {
+            return None;
+        }
+        if let Some(bytes) = read_small(path, MAX_HASHED_BYTES) {
+            out.insert(rel, crate::archive::sha256_hex(&bytes));
+        }
+        Some(())
+    };
+    for name in VENDORED_FILES {
+        hash(name.to_string(), &dir.join(name), &mut out)?;
     }
     for sub in VENDORED_DIRS {
         let root = dir.join(sub);
@@ -162,8 +185,10 @@ pub fn digests_of(dir: &Path) -> Digests {
             .into_iter()
             .filter_map(|e| e.ok())
             .filter(|e| e.file_type().is_file())
-            .take(MAX_HASHED_FILES)
         {
+            if out.len() >= MAX_HASHED_FILES {
+                return None;
+            }
             let Ok(rel) = entry.path().strip_prefix(dir) else {
                 continue;
             };
@@ -171,12 +196,10 @@ pub fn digests_of(dir: &Path) -> Digests {
                 .components()
                 .map(|c| c.as_os_str().to_string_lossy().into_owned())
                 .collect();
-            if let Some(bytes) = read_small(entry.path(), MAX_HASHED_BYTES) {
-                out.insert(rel.join("/"), crate::archive::sha256_hex(&bytes));
-            }
+            hash(rel.join("/"), entry.path(), &mut out)?;
         }
     }
-    out
+    Some(out)
 }
 
 /// How many paths differ between two digest maps (changed, missing or added).
@@ -220,10 +243,17 @@ pub fn identify(dir: &Path) -> Identity {
         (None, None) => (None, None),
     };
     let interrupted = from_manifest.is_some() && !version_file_present;
-    let digests = digests_of(dir);
-    let (release, edited) = match version.as_deref().and_then(|v| index().get_key_value(v)) {
-        Some((v, known)) => {
-            let mut have = digests.clone();
+    let known = version.as_deref().and_then(|v| index().get_key_value(v));
+    // Hashed only when there is a release to compare with.
+    let digests = if known.is_some() || version.is_none() {
+        digests_of(dir)
+    } else {
+        None
+    };
+    let (release, edited) = match (known, digests) {
+        (_, None) => (None, 0),
+        (Some((v, known)), Some(digests)) => {
+            let mut have = digests;
             let mut known = known.clone();
             if interrupted {
                 // The missing version file is reported as the interruption, not as an edit.
@@ -232,11 +262,10 @@ pub fn identify(dir: &Path) -> Identity {
             }
             (Some(v.clone()), differing(&have, &known))
         }
-        None if version.is_none() => match index().iter().find(|(_, d)| **d == digests) {
+        (None, Some(digests)) => match index().iter().find(|(_, d)| **d == digests) {
             Some((v, _)) => (Some(v.clone()), 0),
             None => (None, 0),
         },
-        None => (None, 0),
     };
     Identity {
         version,
@@ -262,7 +291,7 @@ mod tests {
             let entry = entry.unwrap();
             let name = entry.file_name().to_string_lossy().into_owned();
             if entry.file_type().unwrap().is_dir() && semver::Version::parse(&name).is_ok() {
-                all.insert(name, digests_of(&entry.path()));
+                all.insert(name, digests_of(&entry.path()).unwrap());
             }
         }
         let mut text = serde_json::to_string_pretty(&all).unwrap();
@@ -295,5 +324,40 @@ mod tests {
             assert_eq!(id.edited, 0, "{v}");
             assert!(!id.interrupted);
         }
+    }
+
+    #[test]
+    fn a_copy_larger_than_any_release_is_not_matched() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        fs::create_dir_all(d.join("fixtures")).unwrap();
+        fs::write(d.join(VERSION_FILE), "1.8.0\n").unwrap();
+        fs::write(d.join(MANIFEST), "{}").unwrap();
+        let big = vec![b' '; (MAX_HASHED_BYTES + 1) as usize];
+        fs::write(d.join("fixtures/big.json"), big).unwrap();
+        assert!(digests_of(d).is_none());
+        let id = identify(d);
+        assert_eq!(id.version.as_deref(), Some("1.8.0"));
+        assert_eq!(id.release, None);
+        assert!(
+            id.describe().contains("larger than any release"),
+            "{}",
+            id.describe()
+        );
+    }
+
+    #[test]
+    fn hostile_version_text_is_escaped() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        fs::write(
+            d.join(MANIFEST),
+            r#"{"conformance_version": "::warning x\u001b[31m"}"#,
+        )
+        .unwrap();
+        let id = identify(d);
+        assert!(id.interrupted);
+        let text = id.describe();
+        assert!(!text.contains('\u{1b}'), "{text}");
     }
 }
