@@ -170,7 +170,7 @@ fn sync_check_human_never_calls_an_unversioned_copy_interrupted() {
 }
 
 #[test]
-fn an_unversioned_copy_identical_to_a_release_is_named() {
+fn a_release_copy_without_version_file_or_manifest_version_is_unversioned() {
     // Unit-level facts through the library: a 1.0.0 copy without its version file.
     let dir = tempfile::tempdir().unwrap();
     copy_tree(&data("real-releases/1.2.0"), dir.path());
