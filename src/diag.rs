@@ -319,8 +319,9 @@ pub fn render_human_styled(report: &Report, what: &str, color: bool) -> String {
     } else {
         let _ = write!(
             out,
-            "{} {subject} has {errors} error{}",
+            "{} {subject} {} {errors} error{}",
             paint("FAILED:", style::ERROR, color),
+            has(&report.subject),
             plural(errors)
         );
         if warnings > 0 {
@@ -390,6 +391,23 @@ fn document(doc: Value) -> String {
 
 pub fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
+}
+
+/// The verb that agrees with a report's subject: `have` for a counted plural such as
+/// "2 results files", `has` for anything else (a path, "1 results file").
+pub fn has(subject: &str) -> &'static str {
+    let Some((number, noun)) = subject.split_once(' ') else {
+        return "has";
+    };
+    let counted = number.parse::<usize>().is_ok_and(|n| n != 1)
+        && noun.ends_with('s')
+        && noun.chars().all(|c| c.is_ascii_lowercase() || c == ' ');
+    if counted { "have" } else { "has" }
+}
+
+/// `n` and the noun that agrees with it: `count(1, "copy", "copies")` is "1 copy".
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 #[cfg(test)]

@@ -201,9 +201,7 @@ fn run(cli: &Cli, out: &Output, args: &[OsString]) -> Result<u8, Error> {
             let suite = suite_or_default(suite);
             let mut report = validate::validate(&suite)?;
             if let Some(old) = since {
-                report
-                    .diagnostics
-                    .extend(diff::since_findings(old, &suite)?);
+                diff::since(&mut report, old, &suite)?;
                 report.sort();
             }
             Ok(out.emit(&report, "is a sound suite"))
@@ -231,7 +229,7 @@ fn run(cli: &Cli, out: &Output, args: &[OsString]) -> Result<u8, Error> {
             } else {
                 "synced"
             };
-            let human = sync::render_human(&outcome, *verbose);
+            let human = sync::render_human_styled(&outcome, *verbose, true);
             Ok(out.emit_text(&outcome.report, what, Some(&human)))
         }
         Command::Results { action } => match action {

@@ -307,7 +307,7 @@ fn update_of_a_read_only_copy_fails_naming_the_file_and_leaves_every_file_whole(
     assert!(!after.contains_key("CONFORMANCE_VERSION"));
     let out = s.run(&["fetch", "--check", &v, "tests/conformance"]);
     assert_eq!(code(&out), 1);
-    assert!(stdout(&out).contains("incomplete"), "{}", stdout(&out));
+    assert!(stdout(&out).contains("interrupted"), "{}", stdout(&out));
     let leftovers: Vec<_> = fs::read_dir(s.copy().parent().unwrap())
         .unwrap()
         .map(|e| e.unwrap().file_name())

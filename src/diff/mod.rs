@@ -277,6 +277,71 @@ pub fn diff(options: &Options) -> Result<Report> {
     Ok(report)
 }
 
+/// `validate --since OLD` on the report of `validate NEW`: repoints each duplicate case id at the
+/// case that was added since OLD ([`repoint_duplicates`]), then adds the version-rule findings
+/// ([`since_findings`]).
+pub fn since(report: &mut Report, old: &Path, new: &Path) -> Result<()> {
+    let findings = since_findings(old, new)?;
+    if let (Ok(old_suite), Ok(new_suite)) = (source::load_side(old), load::load(new)) {
+        repoint_duplicates(&mut report.diagnostics, &old_suite, &new_suite);
+    }
+    report.diagnostics.extend(findings);
+    Ok(())
+}
+
+/// A `duplicate-case-id` finding points at the second case of its id in manifest order. When one
+/// of the two was already in OLD (same id and same content) and the other is new, the finding is
+/// about the new one: point at it, and name the released one.
+pub fn repoint_duplicates(findings: &mut [Diagnostic], old: &Suite, new: &Suite) {
+    use crate::suite::index::CaseIndex;
+    let (Some(old_manifest), Some(new_manifest)) = (old.manifest(), new.manifest()) else {
+        return;
+    };
+    let old_index = CaseIndex::new(old_manifest);
+    let new_index = CaseIndex::new(new_manifest);
+    for d in findings
+        .iter_mut()
+        .filter(|d| d.code == "duplicate-case-id")
+    {
+        let Some((section, id)) = d.case.clone() else {
+            continue;
+        };
+        let released: Vec<_> = old_index
+            .cases
+            .iter()
+            .filter(|c| c.section == section && c.id == id)
+            .collect();
+        let twins: Vec<_> = new_index
+            .cases
+            .iter()
+            .filter(|c| c.section == section && c.id == id)
+            .collect();
+        let [first, second] = twins.as_slice() else {
+            continue;
+        };
+        let was_released = |c: &&crate::suite::index::IndexedCase| {
+            released.iter().any(|r| r.case.case == c.case.case)
+        };
+        // Only a pair of one released and one added case is repointed.
+        let (kept, added) = match (was_released(first), was_released(second)) {
+            (true, false) => (first, second),
+            (false, true) => (second, first),
+            _ => continue,
+        };
+        d.pointer = Some(added.pointer.clone());
+        d.line_col = new
+            .tree(load::MANIFEST)
+            .and_then(|tree| tree.at(&added.pointer))
+            .map(|node| (node.pos.line, node.pos.column));
+        d.message = format!(
+            "case id `{id}` is used twice in section `{section}`: the case added here repeats \
+             the released one at {}; results files could not tell them apart",
+            kept.pointer
+        );
+        d.help = Some("give the added case a unique `name`".into());
+    }
+}
+
 /// The version-rule findings of `validate --since OLD` for the suite at `new`: a note per change,
 /// a `version-bump` note with the needed bump and the verdict, and the version errors (an
 /// insufficient bump, a missing or invalid version). OLD may be a directory or a tarball.

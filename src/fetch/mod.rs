@@ -327,13 +327,11 @@ impl Run<'_> {
             crate::diag::plural(comparison.matched),
             self.version
         ));
-        if drifted && crate::suite::vendor::is_incomplete(dir) {
-            self.report.summary.push(
-                "the copy is incomplete (manifest.json but no CONFORMANCE_VERSION), as an \
-                 interrupted sync or update leaves it"
-                    .into(),
-            );
-        }
+        // What the copy is (its version, or unversioned; the known release it is, edited or not).
+        let identity = &comparison.identity;
+        self.report
+            .summary
+            .push(format!("copy: {}", identity.describe()));
         if drifted {
             self.report.summary.push(format!(
                 "fix: `{fix}` re-vendors the copy from release {} (the SDK's own files are kept)",
@@ -341,6 +339,12 @@ impl Run<'_> {
             ));
             self.report.data = serde_json::json!({ "fix": fix });
         }
+        let mut data = match std::mem::take(&mut self.report.data) {
+            serde_json::Value::Object(map) => map,
+            _ => serde_json::Map::new(),
+        };
+        data.insert("copy".into(), identity.json());
+        self.report.data = data.into();
         Ok(())
     }
 
@@ -422,23 +426,16 @@ impl Run<'_> {
                 let applied = applied?;
                 drop(staging);
                 self.push_verified(bytes, &digest, expected);
-                self.report.summary.push(if applied.is_empty() {
-                    format!(
+                if applied.is_empty() {
+                    self.report.summary.push(format!(
                         "{} already matches release {}; nothing written",
                         self.options.dest.display(),
                         self.version
-                    )
+                    ));
                 } else {
-                    format!(
-                        "updated {} to release {}: {} file{} written, {} deleted; the SDK's own \
-                         files were kept",
-                        self.options.dest.display(),
-                        self.version,
-                        applied.written.len(),
-                        crate::diag::plural(applied.written.len()),
-                        applied.deleted.len()
-                    )
-                });
+                    let lines = update::summary(&self.options.dest, self.version, &applied);
+                    self.report.summary.extend(lines);
+                }
                 self.report.data = serde_json::json!({
                     "written": applied.written,
                     "deleted": applied.deleted,

@@ -192,6 +192,24 @@ fn check_written(dir: &Path, release: &BTreeMap<String, Vec<u8>>, limits: &Limit
     }
 }
 
+/// The summary of an update that changed `dest`: what was written, and every file deleted by
+/// name (they were in the copy's vendored set but are not in the release).
+pub fn summary(dest: &Path, version: &str, applied: &Applied) -> Vec<String> {
+    let mut lines = vec![format!(
+        "updated {} to release {version}: {} written, {} deleted; the SDK's own files were kept",
+        dest.display(),
+        crate::diag::count(applied.written.len(), "file", "files"),
+        applied.deleted.len()
+    )];
+    for rel in &applied.deleted {
+        lines.push(format!(
+            "deleted {} (not in release {version})",
+            shell::arg(&dest.join(rel))
+        ));
+    }
+    lines
+}
+
 /// The command that re-vendors `dir` from release `version`, as this run was given it
 /// (`BQ_CONFORMANCE_BASE_URL` and `--sha256` included, so that it works when pasted).
 pub fn command(version: &str, dir: &Path, base_url: Option<&str>, sha256: Option<&str>) -> String {

@@ -6,6 +6,7 @@ pub mod layout;
 pub mod limits;
 pub mod load;
 pub mod overlay;
+pub mod releases;
 pub mod rules;
 pub mod vendor;
 

@@ -9,8 +9,9 @@
 //!   interrupted run leaves each file either old or new, never torn;
 //! - a copy never claims a version it does not hold: when the version changes, the old
 //!   CONFORMANCE_VERSION is removed before any other file is written and the new one is written
-//!   last, so an interrupted run leaves a copy without CONFORMANCE_VERSION, which a check reports
-//!   as incomplete ([`is_incomplete`]);
+//!   last (and manifest.json, which names it, first), so an interrupted run leaves a copy whose
+//!   manifest names a version it has no CONFORMANCE_VERSION for, which a check reports as
+//!   interrupted ([`is_incomplete`]);
 //! - files the expected tree does not have are deleted from the vendored schema/ and fixtures/;
 //!   byte-identical files are left untouched (no mtime churn); nothing else in the directory
 //!   (an SDK's own test file, LICENSE) is touched.
@@ -140,9 +141,17 @@ pub fn check_entries(dir: &Path) -> Result<std::result::Result<(), Unsafe>> {
 pub fn apply(dir: &Path, expected: &BTreeMap<String, Vec<u8>>) -> Result<Applied> {
     let mut applied = Applied::default();
     let vendored = |rel: &&String| crate::suite::load::is_vendored(rel);
-    // CONFORMANCE_VERSION last: an interrupted run never claims the new version.
+    // CONFORMANCE_VERSION last: an interrupted run never claims the new version. manifest.json
+    // first: it names the version being written (`conformance_version`), which is the evidence
+    // a check reads to call a copy without CONFORMANCE_VERSION interrupted.
     let mut order: Vec<&String> = expected.keys().filter(vendored).collect();
-    order.sort_by_key(|rel| (rel.as_str() == VERSION_FILE, rel.as_str()));
+    order.sort_by_key(|rel| {
+        (
+            rel.as_str() == VERSION_FILE,
+            rel.as_str() != crate::suite::load::MANIFEST,
+            rel.as_str(),
+        )
+    });
     let (version, rest): (Vec<&String>, Vec<&String>) = order
         .into_iter()
         .partition(|rel| rel.as_str() == VERSION_FILE);
@@ -180,11 +189,11 @@ fn sync_dir(dir: &Path) {
     }
 }
 
-/// True when `dir` looks like a copy whose writing was interrupted: it has a manifest.json but no
-/// CONFORMANCE_VERSION (which [`apply`] writes last).
+/// True when `dir` holds a copy whose writing was interrupted, as far as the evidence says: its
+/// manifest.json names a version (`conformance_version`) but it has no CONFORMANCE_VERSION (which
+/// [`apply`] writes last). A copy with no version anywhere is unversioned, not interrupted.
 pub fn is_incomplete(dir: &Path) -> bool {
-    let file = |name: &str| fs::symlink_metadata(dir.join(name)).is_ok_and(|m| m.is_file());
-    file(crate::suite::load::MANIFEST) && !file(VERSION_FILE)
+    crate::suite::releases::is_interrupted(dir)
 }
 
 fn write_one(dir: &Path, rel: &str, bytes: &[u8], applied: &mut Applied) -> Result<()> {
@@ -328,7 +337,11 @@ mod tests {
         let fixtures = d.join("fixtures");
         fs::create_dir_all(&fixtures).unwrap();
         fs::write(d.join("CONFORMANCE_VERSION"), "1.0.0\n").unwrap();
-        fs::write(d.join("manifest.json"), "{}").unwrap();
+        fs::write(
+            d.join("manifest.json"),
+            r#"{"conformance_version": "1.0.0"}"#,
+        )
+        .unwrap();
         // The mode for everyone, the immutable attribute for root (where it is supported).
         let chattr = |flag: &str| {
             std::process::Command::new("chattr")
@@ -341,7 +354,7 @@ mod tests {
         let enforced = fs::write(fixtures.join("probe"), "").is_err();
         let expected = map(&[
             ("CONFORMANCE_VERSION", "2.0.0\n"),
-            ("manifest.json", "{}"),
+            ("manifest.json", r#"{"conformance_version": "2.0.0"}"#),
             ("fixtures/a.json", "{}"),
         ]);
         let result = apply(d, &expected);

@@ -26,11 +26,12 @@ use crate::error::{Error, Result};
 use crate::fetch::compare::{self, CompareOptions};
 use crate::shell;
 use crate::suite::load::{self, VERSION_FILE};
+use crate::suite::releases::Identity;
 use crate::suite::vendor::{self, PathState};
 use crate::validate;
 use targets::Target;
 
-pub use render::render_human;
+pub use render::{render_human, render_human_styled};
 
 /// The targets file: beside the suite directory (this repository keeps it at its root, so that
 /// `suite/` stays byte for byte the real release), or inside it. Never part of a release or of a
@@ -143,8 +144,11 @@ pub struct TargetResult {
     pub status: Status,
     /// The vendored CONFORMANCE_VERSION, when there is one.
     pub vendored_version: Option<String>,
-    /// The copy has a manifest.json but no CONFORMANCE_VERSION: an interrupted sync or update.
+    /// The copy's manifest names a version but it has no CONFORMANCE_VERSION: an interrupted
+    /// sync or update (never said of an unversioned copy).
     pub incomplete: bool,
+    /// `--check`: what the copy is (version, known release, edited files).
+    pub identity: Option<Identity>,
     /// `--check`: every differing file (relative to the target), sorted.
     pub files: Vec<(String, Change)>,
     /// `sync`: the files written and deleted (relative to the target).
@@ -161,6 +165,7 @@ impl TargetResult {
             status,
             vendored_version: None,
             incomplete: false,
+            identity: None,
             files: Vec::new(),
             written: Vec::new(),
             deleted: Vec::new(),
@@ -515,8 +520,8 @@ fn run_target(
                 "sync-not-vendored",
                 target.path.clone(),
                 format!(
-                    "the vendored directory does not exist ({} files missing)",
-                    expected.len()
+                    "the vendored directory does not exist ({} missing)",
+                    crate::diag::count(expected.len(), "file", "files")
                 ),
             ));
             r.files = expected
@@ -559,7 +564,9 @@ fn check_target(
     };
     let mut r = TargetResult::new(target, status);
     r.vendored_version = vendored_version(dir);
-    r.incomplete = vendor::is_incomplete(dir);
+    let identity = comparison.identity.clone();
+    r.incomplete = identity.interrupted;
+    r.identity = Some(identity);
     for mut d in comparison.findings {
         let change = match d.code {
             "drift-missing" => Some(Change::Missing),

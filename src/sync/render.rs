@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use serde_json::{Value, json};
 
 use super::{Change, Outcome, Status, TargetResult};
-use crate::diag::{self, Severity, plural};
+use crate::diag::{self, Severity, plural, style};
 use crate::show;
 
 /// File names listed per target in the human report (all of them with `--verbose`).
@@ -33,6 +33,13 @@ pub(super) fn json_data(outcome: &Outcome, results: &[TargetResult]) -> Value {
             });
             if outcome.check {
                 row["incomplete"] = r.incomplete.into();
+                if let Some(id) = &r.identity {
+                    if let serde_json::Value::Object(fields) = id.json() {
+                        for (k, v) in fields {
+                            row[k.as_str()] = v;
+                        }
+                    }
+                }
             }
             if outcome.check {
                 row["missing"] = r.count(Change::Missing).into();
@@ -114,18 +121,24 @@ pub(super) fn summary_lines(
         let fresh = count(results, Status::NotVendored);
         let in_sync = count(results, Status::InSync);
         if drifted + fresh + errors == 0 && !failing_notes {
-            lines.push(format!(
-                "ok: all {in_sync} vendored cop{} match{} the canonical suite {}{notes}",
-                if in_sync == 1 { "y" } else { "ies" },
-                if in_sync == 1 { "es" } else { "" },
-                outcome.canonical_version
-            ));
+            lines.push(if in_sync == 1 {
+                format!(
+                    "ok: 1 vendored copy matches the canonical suite {}{notes}",
+                    outcome.canonical_version
+                )
+            } else {
+                format!(
+                    "ok: all {in_sync} vendored copies match the canonical suite {}{notes}",
+                    outcome.canonical_version
+                )
+            });
         } else {
             let mut parts = Vec::new();
             if drifted > 0 {
+                // The noun agrees with the total: "1 of 25 vendored copies drifted".
                 parts.push(format!(
-                    "{drifted} of {total} vendored cop{} drifted",
-                    if drifted == 1 { "y" } else { "ies" }
+                    "{drifted} of {} drifted",
+                    diag::count(total, "vendored copy", "vendored copies")
                 ));
             }
             if fresh > 0 {
@@ -135,7 +148,10 @@ pub(super) fn summary_lines(
                 parts.push(format!("{errors} of {total} could not be checked"));
             }
             if parts.is_empty() {
-                parts.push(format!("{in_sync} of {total} vendored copies in sync"));
+                parts.push(format!(
+                    "{in_sync} of {} in sync",
+                    diag::count(total, "vendored copy", "vendored copies")
+                ));
             }
             lines.push(format!("FAILED: {}{notes}", parts.join(", ")));
         }
@@ -166,10 +182,9 @@ pub(super) fn summary_lines(
     lines
 }
 
-/// The per-target line: status, vendored version (against the canonical one when they differ),
-/// what differs, and the target.
-fn target_line(outcome: &Outcome, r: &TargetResult) -> String {
-    let version = match r.vendored_version.as_deref() {
+/// The version column of a target with no identity (not checked).
+fn plain_version(outcome: &Outcome, v: Option<&str>) -> String {
+    match v {
         None => "-".to_string(),
         Some(v) if v == outcome.canonical_version => show::text(v),
         Some(v) => format!(
@@ -177,9 +192,30 @@ fn target_line(outcome: &Outcome, r: &TargetResult) -> String {
             show::text(v),
             show::text(&outcome.canonical_version)
         ),
-    };
+    }
+}
+
+/// The version column: the copy's version (or `unversioned`, `(interrupted)`, `+N edited`),
+/// against the canonical one when they differ.
+fn version_column(outcome: &Outcome, r: &TargetResult) -> String {
+    match (&r.identity, r.vendored_version.as_deref()) {
+        (Some(id), _) => {
+            let short = show::text(&id.short());
+            if id.version.as_deref() == Some(outcome.canonical_version.as_str()) {
+                short
+            } else {
+                format!("{short} -> {}", show::text(&outcome.canonical_version))
+            }
+        }
+        (None, v) => plain_version(outcome, v),
+    }
+}
+
+/// The per-target line: status, the copy's version (against the canonical one when they
+/// differ), what differs, and the target.
+fn target_line(outcome: &Outcome, r: &TargetResult, width: usize, color: bool) -> String {
+    let version = version_column(outcome, r);
     let facts = match r.status {
-        Status::Drift if r.incomplete => format!("incomplete: {} files differ", r.files.len()),
         Status::Drift => CHANGES
             .iter()
             .map(|c| (r.count(*c), c.word()))
@@ -189,20 +225,28 @@ fn target_line(outcome: &Outcome, r: &TargetResult) -> String {
             .join(", "),
         Status::NotVendored => format!("{} missing (no copy yet)", r.files.len()),
         Status::MissingRepo => "SDK repo not in workspace".to_string(),
-        Status::Synced => format!("{} written, {} deleted", r.written.len(), r.deleted.len()),
+        Status::Synced => format!(
+            "{} written, {} deleted",
+            diag::count(r.written.len(), "file", "files"),
+            r.deleted.len()
+        ),
         Status::Error => "not checked: see below".to_string(),
         Status::InSync | Status::Unchanged => String::new(),
     };
+    let status = diag::paint(
+        &format!("{:<13}", r.status.word()),
+        status_style(r.status),
+        color,
+    );
     let line = format!(
-        "  {:<13} {version:<16} {facts:<28} {}",
-        r.status.word(),
+        "  {status} {version:<width$} {facts:<28} {}",
         show::text(&r.target.path)
     );
     line.trim_end().to_string()
 }
 
 /// The file list (and findings) of one target that needs attention.
-fn target_detail(r: &TargetResult, verbose: bool) -> Option<String> {
+fn target_detail(r: &TargetResult, verbose: bool, color: bool) -> Option<String> {
     let mut out = String::new();
     let names: Vec<(&str, &str)> = match r.status {
         Status::Drift => r
@@ -228,12 +272,13 @@ fn target_detail(r: &TargetResult, verbose: bool) -> Option<String> {
         return None;
     }
     let _ = writeln!(out, "{}:", show::text(&r.target.path));
-    if r.incomplete {
-        let _ = writeln!(
-            out,
-            "    incomplete: manifest.json but no CONFORMANCE_VERSION, as an interrupted sync or \
-             update leaves it; sync it again"
-        );
+    if let Some(id) = &r.identity {
+        let again = if id.interrupted {
+            "; sync it again"
+        } else {
+            ""
+        };
+        let _ = writeln!(out, "    copy: {}{again}", show::text(&id.describe()));
     }
     let shown = if verbose {
         names.len()
@@ -259,26 +304,58 @@ fn target_detail(r: &TargetResult, verbose: bool) -> Option<String> {
         );
     }
     for d in problems {
-        for line in diag::render_diagnostic(d).lines() {
+        for line in diag::render_diagnostic_styled(d, color).lines() {
             let _ = writeln!(out, "    {line}");
         }
     }
     Some(out)
 }
 
-/// The human report of a sync run.
+/// The style of a status word: green when all is well, yellow for a skipped or not yet vendored
+/// copy, red for drift and errors.
+fn status_style(status: Status) -> anstyle::Style {
+    match status {
+        Status::InSync | Status::Synced | Status::Unchanged => style::OK,
+        Status::NotVendored | Status::MissingRepo => style::WARNING,
+        Status::Drift | Status::Error => style::ERROR,
+    }
+}
+
+/// A summary line with its verdict word (`ok:`, `FAILED:`, `fix:`) styled.
+fn verdict_line(line: &str, color: bool) -> String {
+    let shown = show::text(line);
+    for (word, style) in [
+        ("ok:", style::OK),
+        ("FAILED:", style::ERROR),
+        ("fix:", style::HELP),
+    ] {
+        if let Some(rest) = shown.strip_prefix(word) {
+            return format!("{}{rest}", diag::paint(word, style, color));
+        }
+    }
+    shown
+}
+
+/// The human report of a sync run, without colour.
 pub fn render_human(outcome: &Outcome, verbose: bool) -> String {
+    render_human_styled(outcome, verbose, false)
+}
+
+/// The human report of a sync run; status words, severities and the verdict are coloured when
+/// `color` (the binary prints through anstream, which drops the styles where `--color`,
+/// NO_COLOR or the terminal say so, as for every other command).
+pub fn render_human_styled(outcome: &Outcome, verbose: bool, color: bool) -> String {
     let report = &outcome.report;
     if outcome.results.is_empty() {
         // The run stopped before the targets (an invalid suite, a targets file with no usable
         // line): the findings say why, the summary what it means.
         let mut out = String::new();
         for d in &report.diagnostics {
-            out.push_str(&diag::render_diagnostic(d));
+            out.push_str(&diag::render_diagnostic_styled(d, color));
             out.push_str("\n\n");
         }
         for line in &report.summary {
-            let _ = writeln!(out, "{}", show::text(line));
+            let _ = writeln!(out, "{}", verdict_line(line, color));
         }
         return show::guard(&out);
     }
@@ -294,7 +371,7 @@ pub fn render_human(outcome: &Outcome, verbose: bool) -> String {
             .iter()
             .any(|t| d.file == *t || d.file.starts_with(&format!("{t}/")));
         if !own {
-            out.push_str(&diag::render_diagnostic(d));
+            out.push_str(&diag::render_diagnostic_styled(d, color));
             out.push_str("\n\n");
         }
     }
@@ -312,20 +389,27 @@ pub fn render_human(outcome: &Outcome, verbose: bool) -> String {
         show::text(&outcome.targets_file.display().to_string()),
         show::text(&outcome.canonical_version)
     );
+    let width = outcome
+        .results
+        .iter()
+        .map(|r| version_column(outcome, r).chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(16);
     let _ = writeln!(
         out,
-        "  {:<13} {:<16} {:<28} TARGET",
+        "  {:<13} {:<width$} {:<28} TARGET",
         "STATUS",
         "VENDORED",
         if outcome.check { "DIFFERS" } else { "CHANGED" }
     );
     for r in &outcome.results {
-        let _ = writeln!(out, "{}", target_line(outcome, r));
+        let _ = writeln!(out, "{}", target_line(outcome, r, width, color));
     }
     let details: Vec<String> = outcome
         .results
         .iter()
-        .filter_map(|r| target_detail(r, verbose))
+        .filter_map(|r| target_detail(r, verbose, color))
         .collect();
     for detail in details {
         out.push('\n');
@@ -333,7 +417,7 @@ pub fn render_human(outcome: &Outcome, verbose: bool) -> String {
     }
     out.push('\n');
     for line in &report.summary {
-        let _ = writeln!(out, "{}", show::text(line));
+        let _ = writeln!(out, "{}", verdict_line(line, color));
     }
     show::guard(&out)
 }

@@ -50,6 +50,8 @@ pub struct Comparison {
     pub findings: Vec<Diagnostic>,
     /// Files of the vendored set that match.
     pub matched: usize,
+    /// What the compared copy is: its version, known release, edited files.
+    pub identity: crate::suite::releases::Identity,
 }
 
 impl Comparison {
@@ -340,7 +342,10 @@ impl Comparer {
         let mut d = Diagnostic::error(
             "drift-changed",
             rel,
-            format!("`{rel}` differs from {label} ({local_size} bytes here, {size} in {label})"),
+            format!(
+                "`{rel}` differs from {label} ({} here, {size} in {label})",
+                crate::diag::count(local_size as usize, "byte", "bytes")
+            ),
         )
         .help("re-vendor the file from the release");
         if let Some(detail) = detail {
@@ -377,10 +382,10 @@ impl Comparer {
         let (Ok(old), Ok(new)) = (std::str::from_utf8(expected), std::str::from_utf8(&actual))
         else {
             return Ok(format!(
-                "binary files differ ({} bytes in {}, {} bytes here)",
-                expected.len(),
+                "binary files differ ({} in {}, {} here)",
+                crate::diag::count(expected.len(), "byte", "bytes"),
                 self.label(),
-                actual.len()
+                crate::diag::count(actual.len(), "byte", "bytes")
             ));
         };
         let diff = similar::TextDiff::configure()
@@ -518,6 +523,7 @@ impl Comparer {
         self.findings
             .sort_by(|a, b| (&a.file, a.code).cmp(&(&b.file, b.code)));
         Ok(Comparison {
+            identity: crate::suite::releases::identify(&self.dir),
             findings: self.findings,
             matched: self.matched,
         })
