@@ -26,7 +26,9 @@ grep -v "^[[:space:]]*#" sync-targets.txt | sed 's/#.*//' | while read -r t; do
     fi
     mkdir -p "$ws/$t"
     case $t in
-    php-sdk/* | babelqueue-go/*) cp -R "$OLD"/. "$ws/$t/" ;;
+    # As the real fleet holds them: the unversioned upstream copy (the test data's copy carries a
+    # CONFORMANCE_VERSION of its own, which the real copies do not have).
+    php-sdk/* | babelqueue-go/*) cp -R "$OLD"/. "$ws/$t/" && rm -f "$ws/$t/CONFORMANCE_VERSION" ;;
     *) cp -R suite/CONFORMANCE_VERSION suite/manifest.json suite/fixtures suite/schema "$ws/$t/" ;;
     esac
 done
@@ -39,11 +41,12 @@ echo "\$ cd ~/src/conformance && bqsuite sync --check --workspace .."
 "$BIN" release suite --out "$WORK/mirror" >/dev/null
 mkdir -p "$WORK/sdk/tests"
 cp -R "$OLD" "$WORK/sdk/tests/conformance"
+rm -f "$WORK/sdk/tests/conformance/CONFORMANCE_VERSION"
 printf '<?php // the SDK runner\n' >"$WORK/sdk/tests/conformance/ConformanceTest.php"
 version=$(cat suite/CONFORMANCE_VERSION)
 export BQ_CONFORMANCE_BASE_URL=file://$WORK/mirror
 echo
 echo "\$ bqsuite fetch --check $version tests/conformance"
-(cd "$WORK/sdk" && "$BIN" fetch --check "$version" tests/conformance | tail -6) || true
+(cd "$WORK/sdk" && "$BIN" fetch --check "$version" tests/conformance | tail -7) || true
 echo "\$ bqsuite fetch --update $version tests/conformance"
 (cd "$WORK/sdk" && "$BIN" fetch --update "$version" tests/conformance)
