@@ -738,27 +738,20 @@ impl Parser<'_> {
     fn parse_escape(&mut self, out: &mut String, open: Pos) -> Result<(), SyntaxError> {
         let esc = self.i;
         self.i += 1;
-        let decoded = match self.peek() {
+        let decoded = match self.peek().map(|b| (b, simple_escape(b))) {
             None => {
                 return Err(SyntaxError {
                     pos: open,
                     message: "unterminated string".to_string(),
                 });
             }
-            Some(b'"') => '"',
-            Some(b'\\') => '\\',
-            Some(b'/') => '/',
-            Some(b'b') => '\u{8}',
-            Some(b'f') => '\u{c}',
-            Some(b'n') => '\n',
-            Some(b'r') => '\r',
-            Some(b't') => '\t',
-            Some(b'u') => {
+            Some((_, Some(c))) => c,
+            Some((b'u', None)) => {
                 self.i += 1;
                 let unit = self.hex4(esc, open)?;
                 return self.finish_unicode_escape(out, esc, unit, open);
             }
-            Some(_) => {
+            Some((_, None)) => {
                 let c = self.text[self.i..].chars().next().unwrap_or('\u{FFFD}');
                 let msg = if c.is_ascii_graphic() || !(c.is_ascii() || c.is_control()) {
                     format!("invalid escape \\{c}")
@@ -831,6 +824,22 @@ impl Parser<'_> {
         }
         Ok(value)
     }
+}
+
+/// The character a one-letter JSON escape (`\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`) stands
+/// for, given the letter after the backslash; `None` for `u` and anything else.
+pub fn simple_escape(letter: u8) -> Option<char> {
+    Some(match letter {
+        b'"' => '"',
+        b'\\' => '\\',
+        b'/' => '/',
+        b'b' => '\u{8}',
+        b'f' => '\u{c}',
+        b'n' => '\n',
+        b'r' => '\r',
+        b't' => '\t',
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

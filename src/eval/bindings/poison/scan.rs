@@ -365,16 +365,12 @@ impl Scanner<'_> {
                 }
                 Some(b'\\') => {
                     self.i += 1;
-                    let c = match self.peek() {
-                        Some(b'"') => '"',
-                        Some(b'\\') => '\\',
-                        Some(b'/') => '/',
-                        Some(b'b') => '\u{8}',
-                        Some(b'f') => '\u{c}',
-                        Some(b'n') => '\n',
-                        Some(b'r') => '\r',
-                        Some(b't') => '\t',
-                        Some(b'u') => {
+                    let c = match self
+                        .peek()
+                        .map(|b| (b, crate::json::parse::simple_escape(b)))
+                    {
+                        Some((_, Some(c))) => c,
+                        Some((b'u', _)) => {
                             self.i += 1;
                             let (c, paired) = self.unicode_escape()?;
                             lone |= !paired;
