@@ -8,7 +8,7 @@ mod common;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use common::{bqsuite, code, copy_tree, stdout};
+use common::{bqsuite, code, copy_tree, row, stdout};
 use serde_json::Value;
 
 fn data(rel: &str) -> PathBuf {
@@ -77,15 +77,6 @@ fn sync_check(fleet: &Fleet, format: &str) -> std::process::Output {
         "--format",
         format,
     ])
-}
-
-fn row<'a>(doc: &'a Value, target: &str) -> &'a Value {
-    doc["data"]["targets"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["target"] == target)
-        .unwrap_or_else(|| panic!("no row for {target} in {doc}"))
 }
 
 #[test]

@@ -228,15 +228,6 @@ fn json(out: &Output) -> Value {
         .unwrap_or_else(|e| panic!("{e}: {}{}", stdout(out), stderr(out)))
 }
 
-fn row<'a>(doc: &'a Value, target: &str) -> &'a Value {
-    doc["data"]["targets"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["target"] == target)
-        .unwrap_or_else(|| panic!("no row for {target}"))
-}
-
 #[test]
 fn the_shipped_targets_are_the_real_ones() {
     // Not inside suite/, which is byte for byte the release.

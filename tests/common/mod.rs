@@ -254,3 +254,13 @@ pub fn mkfifo(path: &Path) {
         .expect("run mkfifo");
     assert!(made.success(), "mkfifo {}", path.display());
 }
+
+/// The row of `target` in a `sync --check --format json` document's `data.targets`.
+pub fn row<'a>(doc: &'a Value, target: &str) -> &'a Value {
+    doc["data"]["targets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["target"] == target)
+        .unwrap_or_else(|| panic!("no row for {target} in {doc}"))
+}
