@@ -194,16 +194,9 @@ impl Parser<'_> {
                 b'\\' => {
                     let e = self.peek()?;
                     self.i += 1;
-                    let c = match e {
-                        b'"' => '"',
-                        b'\\' => '\\',
-                        b'/' => '/',
-                        b'b' => '\u{8}',
-                        b'f' => '\u{c}',
-                        b'n' => '\n',
-                        b'r' => '\r',
-                        b't' => '\t',
-                        b'u' => self.unicode_escape()?,
+                    let c = match (e, crate::json::parse::simple_escape(e)) {
+                        (_, Some(c)) => c,
+                        (b'u', None) => self.unicode_escape()?,
                         _ => return None,
                     };
                     let mut buf = [0u8; 4];
