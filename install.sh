@@ -1,8 +1,9 @@
 #!/bin/sh
 # Installs a prebuilt bqsuite from a BabelQueue conformance release, verified against the
-# release's published checksums (bqsuite-SHA256SUMS) before anything is installed.
+# release's published checksums (bqsuite-SHA256SUMS) before anything is installed, and against
+# the checksum you pinned (--sha256), if you give one.
 #
-#   sh install.sh --version 1.5.0 [--dir DIR] [--target TRIPLE]
+#   sh install.sh --version 1.5.0 [--dir DIR] [--target TRIPLE] [--sha256 HEX]
 #   curl -fsSL https://raw.githubusercontent.com/BabelQueue/conformance/v1.5.0/install.sh \
 #     | sh -s -- --version 1.5.0 --dir "$HOME/.local/bin"
 #
@@ -10,6 +11,10 @@
 #   --version X.Y.Z   (BQSUITE_VERSION)       the release; v1.5.0 and 1.5.0 are the same
 #   --dir DIR         (BQSUITE_INSTALL_DIR)   where bqsuite goes (default: $HOME/.local/bin)
 #   --target TRIPLE   (BQSUITE_TARGET)        the binary to install (default: this platform's)
+#   --sha256 HEX      (BQSUITE_SHA256)        the sha256 you expect of the archive for TRIPLE
+#                                             (its line in bqsuite-SHA256SUMS, checked when you
+#                                             pinned it): a release or mirror changed since then
+#                                             is refused, checksum file and all
 #   --cache DIR       (BQSUITE_CACHE_DIR)     keep the verified archive here and reuse it; it is
 #                                             verified against the downloaded checksums each time
 #   --timeout SECONDS (BQSUITE_TIMEOUT)       the limit on one download, retries included (600)
@@ -27,9 +32,9 @@
 # `bqsuite fetch` reads SHA256SUMS: lines `<64 hex>  <file>` (or ` *<file>`), CRLF allowed, at
 # most 64 KiB of UTF-8; two lines that give the archive different hashes are refused.
 #
-# Exit codes: 0 installed; 1 the download does not match its published checksum, or the
-# checksum file is unusable (nothing is installed); 2 it could not run (usage, unsupported
-# platform, download failure, interrupted by a signal).
+# Exit codes: 0 installed; 1 the download does not match its published checksum or the
+# --sha256 pin, or the checksum file is unusable (nothing is installed); 2 it could not run
+# (usage, unsupported platform, download failure, interrupted by a signal).
 set -eu
 
 # Text from arguments, the environment or a server is shown with control, bidi and invisible
@@ -142,6 +147,7 @@ version=${BQSUITE_VERSION:-}
 dir=${BQSUITE_INSTALL_DIR:-}
 target=${BQSUITE_TARGET:-}
 cache=${BQSUITE_CACHE_DIR:-}
+pinned=${BQSUITE_SHA256:-}
 timeout_s=${BQSUITE_TIMEOUT:-600}
 min_speed=${BQSUITE_MIN_SPEED:-1024}
 speed_window=${BQSUITE_SPEED_WINDOW:-30}
@@ -155,6 +161,8 @@ while [ $# -gt 0 ]; do
         --target) [ $# -ge 2 ] || fail "--target needs a value" "e.g. \`--target x86_64-unknown-linux-musl\`"; target=$2; shift 2 ;;
         --target=*) target=${1#*=}; shift ;;
         --print-target) print_target=yes; shift ;;
+        --sha256) [ $# -ge 2 ] || fail "--sha256 needs a value" "pass the 64 hex digits of the archive's line in the release's bqsuite-SHA256SUMS"; pinned=$2; shift 2 ;;
+        --sha256=*) pinned=${1#*=}; shift ;;
         --cache) [ $# -ge 2 ] || fail "--cache needs a value" "e.g. \`--cache \$HOME/.cache/bqsuite\`"; cache=$2; shift 2 ;;
         --cache=*) cache=${1#*=}; shift ;;
         --timeout) [ $# -ge 2 ] || fail "--timeout needs a value" "e.g. \`--timeout 600\`"; timeout_s=$2; shift 2 ;;
@@ -248,6 +256,16 @@ name="bqsuite-v$version-$target"
 archive="$name.$ext"
 sums=bqsuite-SHA256SUMS
 max_sums=65536
+if [ -n "$pinned" ]; then
+    case $pinned in
+        *[!0-9A-Fa-f]*) pinned_len=0 ;;
+        *) pinned_len=${#pinned} ;;
+    esac
+    [ "$pinned_len" -eq 64 ] ||
+        fail "--sha256 \`$pinned\` is not a sha256 (64 hex digits)" \
+             "pass the hash on the release's line for $archive: \`curl -fsSL $base/$sums | grep ' $archive\$'\`"
+    pinned=$(printf '%s' "$pinned" | tr 'A-F' 'a-f')
+fi
 max_archive=268435456
 
 # The tools, before anything is downloaded: a missing one is "could not run" (2), never a
@@ -443,6 +461,11 @@ case $expected in
         fail "$base/$sums has no checksum for $archive; refusing to install" \
              "the release is incomplete or not a bqsuite release" 1 ;;
 esac
+pin_help="nothing was installed. The release or the mirror changed since you pinned it, or the pin is for another version or platform (this is $version for $target); compare the pin with the release's line: \`curl -fsSL $base/$sums | grep ' $archive\$'\`"
+if [ -n "$pinned" ] && [ "$pinned" != "$expected" ]; then
+    fail "checksum mismatch for $archive: --sha256 pins $pinned, but $base/$sums gives $expected; refusing to install" \
+         "$pin_help" 1
+fi
 
 actual=
 if [ -n "$cache" ] && [ -f "$cache/$archive" ]; then
@@ -467,7 +490,16 @@ if [ "$actual" != "$expected" ]; then
     fail "checksum mismatch for $archive: expected $expected, got $actual; refusing to install" \
          "the download is damaged or was tampered with; nothing was installed" 1
 fi
-say "verified $archive (sha256 $actual)"
+# (Equal to $expected by now; checked on its own all the same.)
+if [ -n "$pinned" ] && [ "$actual" != "$pinned" ]; then
+    fail "checksum mismatch for $archive: --sha256 pins $pinned, got $actual; refusing to install" \
+         "$pin_help" 1
+fi
+if [ -n "$pinned" ]; then
+    say "verified $archive (sha256 $actual, as $sums gives and --sha256 pins)"
+else
+    say "verified $archive (sha256 $actual)"
+fi
 if [ -n "$cache" ]; then
     # A fresh file of ours (mktemp: never an existing name, never through a planted symlink).
     if mkdir -p "$cache" 2>/dev/null &&

@@ -4,22 +4,20 @@
 //! findings are in `h20install_network.rs`.
 #![cfg(unix)]
 
+mod h22_support;
+
 use std::fs;
 use std::os::unix::fs::symlink;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
-
-use sha2::{Digest, Sha256};
 
 const VERSION: &str = "9.8.7";
 const TARGET: &str = "x86_64-unknown-linux-musl";
 
-fn installer() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("install.sh")
-}
+use h22_support::installer;
 
 fn archive_name() -> String {
-    format!("bqsuite-v{VERSION}-{TARGET}.tar.gz")
+    h22_support::archive_name(VERSION, TARGET)
 }
 
 /// A release directory with an archive holding a script that prints `bqsuite 9.8.7`.
@@ -31,29 +29,7 @@ struct Release {
 impl Release {
     fn new() -> Release {
         let dir = tempfile::tempdir().unwrap();
-        let name = format!("bqsuite-v{VERSION}-{TARGET}");
-        let pkg = dir.path().join("pkg").join(&name);
-        fs::create_dir_all(&pkg).unwrap();
-        fs::write(
-            pkg.join("bqsuite"),
-            format!("#!/bin/sh\necho bqsuite {VERSION}\n"),
-        )
-        .unwrap();
-        let archive = dir.path().join(archive_name());
-        let status = Command::new("tar")
-            .arg("-czf")
-            .arg(&archive)
-            .arg("-C")
-            .arg(dir.path().join("pkg"))
-            .arg(&name)
-            .status()
-            .unwrap();
-        assert!(status.success());
-        fs::remove_dir_all(dir.path().join("pkg")).unwrap();
-        let hash = Sha256::digest(fs::read(&archive).unwrap())
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        let hash = h22_support::tiny_archive(dir.path(), VERSION, TARGET);
         Release { dir, hash }
     }
 
@@ -62,19 +38,7 @@ impl Release {
     }
 
     fn command(&self, into: &Path) -> Command {
-        let mut cmd = Command::new("sh");
-        cmd.arg(installer())
-            .args(["--version", VERSION, "--target", TARGET, "--dir"])
-            .arg(into)
-            .env(
-                "BQ_CONFORMANCE_BASE_URL",
-                format!("file://{}", self.dir.path().display()),
-            )
-            .env_remove("BQSUITE_VERSION")
-            .env_remove("BQSUITE_INSTALL_DIR")
-            .env_remove("BQSUITE_TARGET")
-            .env_remove("BQSUITE_CACHE_DIR");
-        cmd
+        h22_support::install_command(self.dir.path(), VERSION, TARGET, into)
     }
 
     fn install(&self, into: &Path) -> Output {
@@ -83,11 +47,7 @@ impl Release {
 }
 
 fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
+    h22_support::output_text(o)
 }
 
 fn other_hash() -> String {
