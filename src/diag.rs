@@ -332,10 +332,18 @@ pub fn render_human_styled(report: &Report, what: &str, color: bool) -> String {
     show::guard(&out)
 }
 
-/// Renders a report as one JSON document (the shape documented in the README: `command`,
-/// `subject`, `ok`, `errors`, `warnings`, `summary`, `data`, `diagnostics`, `error`).
+/// The version of the `--format json` document's shape, its first member `format_version`. It
+/// grows by one when a member is removed, renamed or changes type or meaning; members added to the
+/// envelope or to a command's `data` keep it. `docs/reference/output.schema.json` is the JSON
+/// Schema of the document of this version.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// Renders a report as one JSON document (the shape of `docs/reference/output.schema.json`:
+/// `format_version`, `command`, `subject`, `ok`, `errors`, `warnings`, `summary`, `data`,
+/// `diagnostics`, `error`).
 pub fn render_json(report: &Report, command: &str) -> String {
     document(json!({
+        "format_version": FORMAT_VERSION,
         "command": command,
         "subject": report.subject,
         "ok": report.is_clean(),
@@ -354,9 +362,11 @@ pub fn error_json(kind: &str, message: &str, path: Option<&str>, help: Option<&s
 }
 
 /// The JSON document of a command that could not run (exit 2): the same shape as a report, with
-/// `ok: false`, no findings and an `error` object (`kind`, `message`, `path`, `help`).
+/// `ok: false`, no findings, `data: null` and an `error` object (`kind`, `message`, `path`,
+/// `help`).
 pub fn render_error_json(command: &str, subject: &str, error: Value) -> String {
     document(json!({
+        "format_version": FORMAT_VERSION,
         "command": command,
         "subject": subject,
         "ok": false,
@@ -443,6 +453,29 @@ mod tests {
         let mut r = Report::new("s");
         r.push(d);
         assert!(!render_json(&r, "sync").contains("os error"));
+    }
+
+    #[test]
+    fn every_document_carries_the_format_version_of_the_published_schema() {
+        let schema: Value =
+            serde_json::from_str(include_str!("../docs/reference/output.schema.json")).unwrap();
+        let version = &schema["properties"]["format_version"]["const"];
+        assert_eq!(version, &json!(FORMAT_VERSION));
+        let ran: Value = serde_json::from_str(&render_json(&Report::new("s"), "validate")).unwrap();
+        let failed: Value = serde_json::from_str(&render_error_json(
+            "fetch",
+            "d",
+            error_json("usage", "m", None, None),
+        ))
+        .unwrap();
+        for doc in [ran, failed] {
+            assert_eq!(&doc["format_version"], version, "{doc:#}");
+            // The first member, so that a reader sees it before anything it may not understand.
+            assert_eq!(
+                doc.as_object().unwrap().keys().next().unwrap(),
+                "format_version"
+            );
+        }
     }
 
     #[test]

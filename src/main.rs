@@ -258,14 +258,12 @@ fn run(cli: &Cli, out: &Output, args: &[OsString]) -> Result<u8, Error> {
                     markdown: markdown.clone(),
                 })?;
                 if out.json() {
-                    if html.is_none() && markdown.is_none() {
-                        let mut data = report.data.take();
-                        if !data.is_object() {
-                            data = json!({});
-                        }
-                        data["markdown"] = json!(text);
-                        report.data = data;
-                    }
+                    // The table itself, when it is not written to a file.
+                    report.data["markdown"] = if html.is_none() && markdown.is_none() {
+                        json!(text)
+                    } else {
+                        serde_json::Value::Null
+                    };
                     // The matrix is a report, not a gate: it rendered, so the document is ok.
                     output::print(&bqsuite::diag::render_json(&report, &out.command));
                 } else {
@@ -438,7 +436,23 @@ fn eval(suite: &Path, file: Option<&Path>, out: &Output) -> Result<u8, Error> {
             .push(format!("wrote {}", bqsuite::error::shown_path(path)));
     }
     if out.json() {
+        let count = |pass: bool| {
+            evaluation
+                .outcomes
+                .iter()
+                .filter(|o| match o.verdict {
+                    Verdict::Pass => pass,
+                    Verdict::Skip { .. } => !pass,
+                    _ => false,
+                })
+                .count()
+        };
         report.data = json!({
+            "version": evaluation.document.get("conformance_version"),
+            "cases": evaluation.outcomes.len(),
+            "pass": count(true),
+            "skip": count(false),
+            "not_passing": failures.len(),
             "out": file.map(|p| p.display().to_string()),
             "results": if file.is_none() { evaluation.document.clone() } else { serde_json::Value::Null },
         });

@@ -59,14 +59,23 @@ pub fn report(subject: &str, suite: &Suite, assessment: &Assessment) -> Report {
         plural(assessment.cases),
         total - survivors,
     ));
-    report.data = json!({
+    report.data = data(assessment);
+    report
+}
+
+/// The `data` of `mutants --format json`: the counts, the surviving mutants' ids, and each
+/// mutant with the cases that kill it.
+pub fn data(assessment: &Assessment) -> Value {
+    let survivors: Vec<&str> = assessment.survivors().map(|run| run.info.id).collect();
+    let total = assessment.runs.len();
+    json!({
         "cases": assessment.cases,
         "mutants": total,
-        "killed": total - survivors,
-        "surviving": survivors,
+        "killed": total - survivors.len(),
+        "surviving": survivors.len(),
+        "survivors": survivors,
         "results": assessment.runs.iter().map(run_json).collect::<Vec<_>>(),
-    });
-    report
+    })
 }
 
 fn position(suite: &Suite, pointer: &str) -> Option<(u32, u32)> {

@@ -10,6 +10,8 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use serde_json::{Value, json};
+
 use crate::diag::{Diagnostic, Report, plural};
 use crate::diff::classify::{self, Change};
 use crate::diff::version::Bump;
@@ -68,6 +70,17 @@ pub fn validate(suite: &Path, proposal: &Path) -> Result<Report> {
             let mut report = Report::new(subject);
             report.diagnostics = problems;
             report.sort();
+            // Nothing was merged, so nothing was counted or evaluated.
+            let mut data = crate::validate::data(&Suite::from_files(suite, BTreeMap::new()), None);
+            data["proposal"] = json!({
+                "merged": false,
+                "base_version": Value::Null,
+                "cases_added": 0,
+                "sections_added_to": 0,
+                "fixtures_added": 0,
+                "additive": false,
+            });
+            report.data = data;
             return Ok(report);
         }
     };
@@ -83,7 +96,16 @@ pub fn validate(suite: &Path, proposal: &Path) -> Result<Report> {
     for change in changes.iter().filter(|c| c.bump > Bump::Minor) {
         report.push(not_additive(change));
     }
-    report.summary.push(additions(&base, &merged, &changes));
+    let added = Additions::of(&changes);
+    report.summary.push(added.line(&base, &merged, &changes));
+    report.data["proposal"] = json!({
+        "merged": true,
+        "base_version": base.version_text(),
+        "cases_added": added.cases,
+        "sections_added_to": added.sections,
+        "fixtures_added": added.fixtures,
+        "additive": classify::needed_bump(&changes) < Bump::Major,
+    });
     report.sort();
     Ok(report)
 }
@@ -102,30 +124,51 @@ fn not_additive(change: &Change) -> Diagnostic {
     d
 }
 
-/// `proposal over 1.8.0: 23 cases added in 9 sections, 4 fixtures; additive (minor)`.
-fn additions(base: &Suite, merged: &Suite, changes: &[Change]) -> String {
-    let cases = changes.iter().filter(|c| c.code == "case-added").count();
-    let mut sections: Vec<&str> = changes
-        .iter()
-        .filter(|c| c.code == "case-added")
-        .filter_map(|c| c.section.as_deref())
-        .collect();
-    sections.sort_unstable();
-    sections.dedup();
-    let fixtures = changes.iter().filter(|c| c.code == "fixture-added").count();
-    let total = merged.manifest().map_or(0, |m| CaseIndex::new(m).len());
-    format!(
-        "proposal over {}: {cases} case{} added in {} section{}, {fixtures} fixture{}, {total} cases in all; {}",
-        base.version_text().unwrap_or("the suite"),
-        plural(cases),
-        sections.len(),
-        plural(sections.len()),
-        plural(fixtures),
-        match classify::needed_bump(changes) {
-            Bump::Major => "NOT additive",
-            _ => "additive (a minor release)",
+/// What the proposal adds: cases, the sections they go to, fixtures.
+struct Additions {
+    cases: usize,
+    sections: usize,
+    fixtures: usize,
+}
+
+impl Additions {
+    fn of(changes: &[Change]) -> Self {
+        let cases = changes.iter().filter(|c| c.code == "case-added").count();
+        let mut sections: Vec<&str> = changes
+            .iter()
+            .filter(|c| c.code == "case-added")
+            .filter_map(|c| c.section.as_deref())
+            .collect();
+        sections.sort_unstable();
+        sections.dedup();
+        let fixtures = changes.iter().filter(|c| c.code == "fixture-added").count();
+        Additions {
+            cases,
+            sections: sections.len(),
+            fixtures,
         }
-    )
+    }
+
+    /// `proposal over 1.8.0: 23 cases added in 9 sections, 4 fixtures; additive (minor)`.
+    fn line(&self, base: &Suite, merged: &Suite, changes: &[Change]) -> String {
+        let Additions {
+            cases,
+            sections,
+            fixtures,
+        } = *self;
+        let total = merged.manifest().map_or(0, |m| CaseIndex::new(m).len());
+        format!(
+            "proposal over {}: {cases} case{} added in {sections} section{}, {fixtures} fixture{}, {total} cases in all; {}",
+            base.version_text().unwrap_or("the suite"),
+            plural(cases),
+            plural(sections),
+            plural(fixtures),
+            match classify::needed_bump(changes) {
+                Bump::Major => "NOT additive",
+                _ => "additive (a minor release)",
+            }
+        )
+    }
 }
 
 /// `mutants SUITE --proposal DIR`.
@@ -136,6 +179,12 @@ pub fn mutants(suite: &Path, proposal: &Path) -> Result<Report> {
             let mut report = Report::new(subject);
             report.diagnostics = problems;
             report.sort();
+            // Nothing was merged, so no mutant ran.
+            report.data = crate::mutants::data(&crate::eval::mutants::assess::Assessment {
+                not_passing: Vec::new(),
+                cases: 0,
+                runs: Vec::new(),
+            });
             Ok(report)
         }
         Ok(merged) => {

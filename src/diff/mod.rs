@@ -20,6 +20,8 @@ pub mod version;
 
 use std::path::{Path, PathBuf};
 
+use serde_json::{Value, json};
+
 use crate::diag::{Diagnostic, Report};
 use crate::error::{Error, Result};
 use crate::fsutil;
@@ -91,6 +93,44 @@ impl Outcome {
     /// `bump: minor (only additions)`.
     pub fn bump_line(&self) -> String {
         format!("bump: {} ({})", self.needed, self.needed.reason())
+    }
+
+    /// The facts of the diff as JSON (`diff`'s `data`, and `validate --since`'s `data.since`):
+    /// both sides' paths and versions, the bump the change needs and the one the versions make,
+    /// whether that is sufficient, and the changes counted by kind and by code.
+    pub fn json(&self, old: &Path, new: &Path) -> Value {
+        let [added, removed, changed, descriptions, cosmetic] = self.counts();
+        let mut by_code = serde_json::Map::new();
+        for change in &self.changes {
+            let n = by_code
+                .get(change.code)
+                .and_then(Value::as_u64)
+                .unwrap_or(0);
+            by_code.insert(change.code.to_string(), json!(n + 1));
+        }
+        let declared = self.verdict.as_ref().map(|v| match v.step {
+            version::Step::Backwards => "backwards",
+            version::Step::Same => "none",
+            version::Step::FromPreRelease => "from-pre-release",
+            version::Step::Bumped(bump) => bump.as_str(),
+        });
+        json!({
+            "old": { "path": old.display().to_string(), "version": self.old_version },
+            "new": { "path": new.display().to_string(), "version": self.new_version },
+            "required_bump": self.needed.as_str(),
+            "declared_bump": declared,
+            "sufficient": self.sufficient(),
+            "suggested_version": self.verdict.as_ref().and_then(|v| v.suggestion.clone()),
+            "changes": self.changes.len(),
+            "counts": {
+                "added": added,
+                "removed": removed,
+                "changed": changed,
+                "descriptions": descriptions,
+                "cosmetic": cosmetic,
+            },
+            "by_code": by_code,
+        })
     }
 }
 
@@ -256,6 +296,8 @@ pub fn report(outcome: &Outcome, old: &Suite, new: &Suite) -> Report {
     if let Some(text) = &outcome.verdict_text {
         report.summary.push(format!("version: {text}"));
     }
+    report.data = outcome.json(&old.root, &new.root);
+    report.data["release_notes"] = Value::Null;
     report
 }
 
@@ -273,6 +315,7 @@ pub fn diff(options: &Options) -> Result<Report> {
         report
             .summary
             .push(format!("release notes draft: {}", path.display()));
+        report.data["release_notes"] = json!(path.display().to_string());
     }
     Ok(report)
 }
@@ -281,11 +324,15 @@ pub fn diff(options: &Options) -> Result<Report> {
 /// case that was added since OLD ([`repoint_duplicates`]), then adds the version-rule findings
 /// ([`since_findings`]).
 pub fn since(report: &mut Report, old: &Path, new: &Path) -> Result<()> {
-    let findings = since_findings(old, new)?;
+    let (findings, outcome) = since_outcome(old, new)?;
     if let (Ok(old_suite), Ok(new_suite)) = (source::load_side(old), load::load(new)) {
         repoint_duplicates(&mut report.diagnostics, &old_suite, &new_suite);
     }
     report.diagnostics.extend(findings);
+    if report.data.is_object() {
+        // `null` when the version rules could not run (NEW's manifest is broken).
+        report.data["since"] = outcome.map_or(Value::Null, |o| o.json(old, new));
+    }
     Ok(())
 }
 
@@ -346,11 +393,16 @@ pub fn repoint_duplicates(findings: &mut [Diagnostic], old: &Suite, new: &Suite)
 /// a `version-bump` note with the needed bump and the verdict, and the version errors (an
 /// insufficient bump, a missing or invalid version). OLD may be a directory or a tarball.
 pub fn since_findings(old: &Path, new: &Path) -> Result<Vec<Diagnostic>> {
+    since_outcome(old, new).map(|(findings, _)| findings)
+}
+
+/// [`since_findings`], and the classified difference when the version rules could run.
+fn since_outcome(old: &Path, new: &Path) -> Result<(Vec<Diagnostic>, Option<Outcome>)> {
     let old_suite = source::load_side(old)?;
     let new_suite = load::load(new)?;
     if let Err(why) = classify::manifest_of(&new_suite) {
         // validate reports the broken manifest itself; the version rule cannot run.
-        return Ok(vec![Diagnostic::warning(
+        let skipped = vec![Diagnostic::warning(
             "since-skipped",
             load::MANIFEST,
             format!(
@@ -358,7 +410,8 @@ pub fn since_findings(old: &Path, new: &Path) -> Result<Vec<Diagnostic>> {
                 old.display(),
                 why.0
             ),
-        )]);
+        )];
+        return Ok((skipped, None));
     }
     let outcome = classify(&old_suite, &new_suite)?;
     let mut findings = side_problems(&old_suite, "OLD");
@@ -385,6 +438,6 @@ pub fn since_findings(old: &Path, new: &Path) -> Result<Vec<Diagnostic>> {
     };
     findings.push(Diagnostic::note("version-bump", VERSION_FILE, message));
     findings.extend(outcome.notes());
-    findings.extend(outcome.version_findings);
-    Ok(findings)
+    findings.extend(outcome.version_findings.iter().cloned());
+    Ok((findings, Some(outcome)))
 }

@@ -14,6 +14,7 @@
 //!   equal to the unpacked tree file by file ([`update`]).
 
 pub mod compare;
+mod data;
 pub mod progress;
 pub mod source;
 mod unpack;
@@ -30,6 +31,7 @@ use crate::error::{Error, Result};
 
 pub use crate::archive::verify::Limits;
 pub use compare::{CompareOptions, Comparer, Comparison, compare_dirs, compare_files};
+use data::Checked;
 pub use source::Network;
 use source::{Fetcher, Hashing, Location};
 
@@ -134,8 +136,11 @@ pub fn fetch_with_progress(
         version,
         asset,
         report: Report::new(String::new()),
+        checked: None,
+        seen: None,
     };
     run.report.subject = run.asset.shown();
+    let pinned = pin.is_some();
     let expected = match pin {
         Some(hash) => Expected {
             hash,
@@ -149,6 +154,11 @@ pub fn fetch_with_progress(
             Err(fault) => return run.settle(fault),
         },
     };
+    run.checked = Some(Checked {
+        expected: expected.hash.clone(),
+        source: if pinned { "--sha256" } else { SUMS_FILE },
+        url: (!pinned).then(|| sums.shown()),
+    });
     let outcome = match &target {
         None => run.check(&mut fetcher, &expected, progress),
         Some(target) => run.unpack(&mut fetcher, &expected, target, progress),
@@ -186,6 +196,10 @@ struct Run<'o> {
     version: &'o str,
     asset: Location,
     report: Report,
+    /// The sha256 the asset must have and where it comes from, once known (for `data`).
+    checked: Option<Checked>,
+    /// The sha256 and size of the asset as the first pass read it (for `data`).
+    seen: Option<(String, u64)>,
 }
 
 /// What one pass over the asset found.
@@ -205,6 +219,9 @@ impl Run<'_> {
                     d.file = asset_name(self.version);
                 }
                 self.report.push(*d);
+                if !self.options.check {
+                    self.report.data = self.unpack_data(None, None);
+                }
                 Ok(self.report)
             }
             Fault::Failed(e) => Err(e),
@@ -384,6 +401,7 @@ impl Run<'_> {
                 Some(progress),
                 &mut Discard,
             )?;
+            self.seen = Some((pass.digest.clone(), pass.bytes));
             let (_, _, digest) = self.judge(pass, expected)?;
             (local, digest)
         };
@@ -410,6 +428,7 @@ impl Run<'_> {
                     summary.bytes,
                     self.options.dest.display()
                 ));
+                self.report.data = self.unpack_data(Some(&summary), None);
             }
             Target::Update(pinned) => {
                 // DIR is still the directory pinned at the start (not swapped for a link).
@@ -436,10 +455,7 @@ impl Run<'_> {
                     let lines = update::summary(&self.options.dest, self.version, &applied);
                     self.report.summary.extend(lines);
                 }
-                self.report.data = serde_json::json!({
-                    "written": applied.written,
-                    "deleted": applied.deleted,
-                });
+                self.report.data = self.unpack_data(Some(&summary), Some(&applied));
             }
         }
         Ok(())

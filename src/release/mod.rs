@@ -140,6 +140,9 @@ pub fn release(options: &Options) -> Result<Report> {
     report.diagnostics.extend(fresh);
     report.sort();
     report.summary.clear();
+    // The suite's validation facts stay, under `suite`; a refusal has no asset.
+    let validated = std::mem::take(&mut report.data);
+    report.data = data(version.as_deref(), mtime, validated, None);
     if !report.is_clean() {
         return Ok(report);
     }
@@ -166,7 +169,41 @@ pub fn release(options: &Options) -> Result<Report> {
             archive::root_dir(version.as_deref().unwrap_or_default())
         ),
     ];
+    let validated = std::mem::take(&mut report.data["suite"]);
+    report.data = data(
+        version.as_deref(),
+        mtime,
+        validated,
+        Some((&asset, &asset_path, &sums_path)),
+    );
     Ok(report)
+}
+
+/// The `data` of `release --format json`: the version, the asset written (`null` when the release
+/// was refused) and its SHA256SUMS, the entries' mtime, and the suite's `validate` facts.
+fn data(
+    version: Option<&str>,
+    mtime: u64,
+    suite: serde_json::Value,
+    written: Option<(&Asset, &Path, &Path)>,
+) -> serde_json::Value {
+    let asset = written.map(|(asset, path, _)| {
+        serde_json::json!({
+            "name": asset.file_name,
+            "path": path.display().to_string(),
+            "size": asset.bytes.len(),
+            "sha256": asset.sha256,
+            "entries": asset.entries,
+        })
+    });
+    serde_json::json!({
+        "version": version,
+        "released": written.is_some(),
+        "asset": asset,
+        "sha256sums": written.map(|(_, _, sums)| sums.display().to_string()),
+        "mtime": mtime,
+        "suite": suite,
+    })
 }
 
 /// The entries' mtime: SOURCE_DATE_EPOCH when set (and not empty), else

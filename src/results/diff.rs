@@ -16,6 +16,8 @@
 use std::collections::HashMap;
 use std::path::Path;
 
+use serde_json::json;
+
 use super::DiffOptions;
 use super::read::{self, CaseEntry, Loaded, SectionEntry, Status};
 use crate::diag::{Diagnostic, Report, plural};
@@ -255,6 +257,24 @@ pub fn run(options: &DiffOptions) -> Result<Report> {
         if fixes == 1 { "" } else { "es" },
         plural(changed)
     ));
+    let side = |run: &Run| {
+        json!({
+            "file": run.file,
+            "version": run.version,
+            "conformance_version": run.conformance_version,
+        })
+    };
+    report.data = json!({
+        "sdk": old.sdk,
+        "old": side(&old),
+        "new": side(&new),
+        "suite_changed": old.conformance_version != new.conformance_version,
+        "regressions": regressions,
+        "fixes": fixes,
+        "added": added,
+        "removed": removed,
+        "changed": changed,
+    });
     report.sort();
     Ok(report)
 }

@@ -420,6 +420,14 @@ pub fn run(options: &MatrixOptions) -> Result<(Report, String)> {
         fsutil::write_atomic(path, markdown.as_bytes())?;
         let _ = writeln!(written, "{}", wrote(path, &matrix));
     }
+    report.data = serde_json::json!({
+        "suite_version": matrix.suite_version,
+        "versions_mixed": matrix.version_warning.is_some(),
+        "compatible": matrix.columns.iter().filter(|c| c.check.compatible()).count(),
+        "files": super::json::files(&matrix),
+        "html": options.html.as_ref().map(|p| p.display().to_string()),
+        "markdown_file": options.markdown.as_ref().map(|p| p.display().to_string()),
+    });
     let text = if options.html.is_none() && options.markdown.is_none() {
         markdown
     } else {

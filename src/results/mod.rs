@@ -12,6 +12,7 @@ pub mod check;
 pub mod diff;
 pub mod family;
 pub mod gaps;
+pub mod json;
 pub mod matrix;
 pub mod read;
 
@@ -71,12 +72,18 @@ pub fn check(options: &CheckOptions) -> Result<Report> {
     let rules = SuiteRules::load(&options.suite)?;
     let mut checks = check_all(&options.files, &rules)?;
     let mut report = Report::new(subject(&options.files));
+    let mut known_gaps = serde_json::Value::Null;
     if let Some(path) = &options.known_gaps {
         let gaps = gaps::load(path, &rules)?;
         for c in &mut checks {
             gaps::apply(&gaps, c);
         }
         let accepted = gaps.gaps.len();
+        known_gaps = serde_json::json!({
+            "file": gaps.file,
+            "gaps": accepted,
+            "invalid": gaps.findings.len(),
+        });
         report.summary.push(format!(
             "{}: {accepted} known gap{} accepted when failing{}",
             gaps.file,
@@ -88,7 +95,15 @@ pub fn check(options: &CheckOptions) -> Result<Report> {
         ));
         report.diagnostics.extend(gaps.findings);
     }
-    for c in checks {
+    let matrix = matrix::build(&rules, checks);
+    report.data = serde_json::json!({
+        "suite_version": rules.version,
+        "compatible": matrix.columns.iter().all(|c| c.check.compatible()),
+        "known_gaps": known_gaps,
+        "files": json::files(&matrix),
+    });
+    for c in matrix.columns {
+        let c = c.check;
         report
             .summary
             .push(format!("{}: {}", c.label(), c.verdict()));

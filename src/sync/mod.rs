@@ -256,6 +256,9 @@ pub fn sync(options: &Options) -> Result<Outcome> {
                 shell::command(&["validate".into(), shell::arg(&options.suite)])
             )),
         );
+        if !options.check {
+            report.data = render::json_data(&outcome, &[]);
+        }
         outcome.report = report;
         return Ok(outcome);
     }
@@ -293,6 +296,9 @@ pub fn sync(options: &Options) -> Result<Outcome> {
             "FAILED: every line of the targets file {} was refused, so nothing was checked",
             shell::escape(&targets_file.display().to_string())
         ));
+        if !options.check {
+            report.data = render::json_data(&outcome, &[]);
+        }
         outcome.report = report;
         return Ok(outcome);
     }

@@ -9,11 +9,26 @@ use crate::suite::Suite;
 use crate::suite::load::MANIFEST;
 use crate::suite::rules;
 
-/// How many cases the evaluator passed and skipped.
+/// How many cases the evaluator passed, skipped, failed (a mismatch, a malformed case, no rule in
+/// a suite this bqsuite knows) and could not re-derive (a section newer than this bqsuite).
 #[derive(Debug, Default, Clone, Copy)]
 pub struct Counts {
     pub pass: usize,
     pub skip: usize,
+    pub fail: usize,
+    pub unknown: usize,
+}
+
+impl Counts {
+    /// The JSON `evaluator` object of `validate`'s `data`.
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "pass": self.pass,
+            "skip": self.skip,
+            "fail": self.fail,
+            "unknown": self.unknown,
+        })
+    }
 }
 
 /// Sections whose verdicts come from a JSON Schema validator rather than the envelope model.
@@ -31,6 +46,7 @@ pub fn check(suite: &Suite, manifest: &Value, out: &mut Vec<Diagnostic>) -> Coun
             Verdict::Pass => counts.pass += 1,
             Verdict::Skip { .. } => counts.skip += 1,
             Verdict::Mismatch(m) => {
+                counts.fail += 1;
                 // The payload sections' verdicts come from a real JSON Schema validator.
                 let by = if PAYLOAD_SECTIONS.contains(&section.as_str()) {
                     " (a draft-07 JSON Schema validator)"
@@ -44,11 +60,16 @@ pub fn check(suite: &Suite, manifest: &Value, out: &mut Vec<Diagnostic>) -> Coun
                         .help("correct the expectation (or, if the model is wrong, the reference evaluator) so that both agree with the spec"),
                 );
             }
-            Verdict::NoRule if newer => match unknown.iter_mut().find(|(s, ..)| *s == section) {
-                Some((.., n)) => *n += 1,
-                None => unknown.push((section, outcome.pointer.clone(), 1)),
-            },
-            Verdict::NoRule => out.push(
+            Verdict::NoRule if newer => {
+                counts.unknown += 1;
+                match unknown.iter_mut().find(|(s, ..)| *s == section) {
+                    Some((.., n)) => *n += 1,
+                    None => unknown.push((section, outcome.pointer.clone(), 1)),
+                }
+            }
+            Verdict::NoRule => {
+                counts.fail += 1;
+                out.push(
                 Diagnostic::error(
                     "no-reference-rule",
                     MANIFEST,
@@ -57,13 +78,17 @@ pub fn check(suite: &Suite, manifest: &Value, out: &mut Vec<Diagnostic>) -> Coun
                 .at(outcome.pointer.clone())
                 .case(section, id)
                 .help("teach the evaluator the section (src/eval/sections/) before adding it to the canonical suite"),
-            ),
-            Verdict::Malformed { pointer, message } => out.push(
+                );
+            }
+            Verdict::Malformed { pointer, message } => {
+                counts.fail += 1;
+                out.push(
                 Diagnostic::error("case-shape", MANIFEST, message)
                     .at(pointer)
                     .case(section, id)
                     .help("give the case the fields its section's runner reads (see the spec's case shape)"),
-            ),
+                );
+            }
         }
     }
     for (section, pointer, n) in unknown {

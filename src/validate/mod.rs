@@ -15,6 +15,8 @@ pub mod schemas;
 
 use std::path::Path;
 
+use serde_json::{Value, json};
+
 use crate::diag::{Diagnostic, Report};
 use crate::error::Result;
 use crate::suite::Suite;
@@ -58,11 +60,39 @@ pub fn validate_suite(suite: &Suite, subject: &str) -> Report {
             counts.pass,
             counts.skip,
         ));
+        report.data = data(suite, Some((&index, &counts)));
         return report;
     }
     let compiled = schemas::compile(suite, &mut out);
     schemas::check_example(suite, &compiled, &mut out);
-    finish(subject, out)
+    let mut report = finish(subject, out);
+    report.data = data(suite, None);
+    report
+}
+
+/// The `data` of `validate --format json`: the suite's version (CONFORMANCE_VERSION, else the
+/// manifest's `conformance_version`), what it holds, and the reference evaluator's counts (`null`
+/// when there is no manifest to evaluate). `proposal` and `since` are filled by those options.
+pub fn data(suite: &Suite, evaluated: Option<(&CaseIndex, &evaluator::Counts)>) -> Value {
+    let version = suite.version_text().filter(|v| !v.is_empty()).or_else(|| {
+        suite
+            .manifest()
+            .and_then(|m| m.get("conformance_version"))
+            .and_then(Value::as_str)
+    });
+    json!({
+        "version": version,
+        "cases": evaluated.map_or(0, |(index, _)| index.len()),
+        "sections": evaluated.map_or(0, |(index, _)| index.sections()),
+        "fixtures": suite.files_under("fixtures").count(),
+        "schemas": suite
+            .files_under("schema")
+            .filter(|f| f.ends_with(".schema.json"))
+            .count(),
+        "evaluator": evaluated.map(|(_, counts)| counts.json()),
+        "proposal": Value::Null,
+        "since": Value::Null,
+    })
 }
 
 fn finish(subject: &str, diagnostics: Vec<Diagnostic>) -> Report {

@@ -1,0 +1,102 @@
+//! Shared by the `--format json` schema tests (tests/output_schema.rs, tests/output_schema_sdk.rs):
+//! the published schema, and running the real binary so that every document it prints is checked
+//! against it.
+#![allow(dead_code)]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+use crate::common::{code, run_in, stderr, stdout};
+use crate::fetch_support;
+
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn real_release(version: &str) -> PathBuf {
+    root().join("tests/data/real-releases").join(version)
+}
+
+pub fn real_results(name: &str) -> PathBuf {
+    root().join("tests/data/real-results").join(name)
+}
+
+pub fn example_results(name: &str) -> PathBuf {
+    root().join("docs/examples").join(name)
+}
+
+pub fn s(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+pub fn schema() -> &'static Value {
+    static SCHEMA: OnceLock<Value> = OnceLock::new();
+    SCHEMA.get_or_init(|| {
+        let text = fs::read_to_string(root().join("docs/reference/output.schema.json")).unwrap();
+        serde_json::from_str(&text).unwrap()
+    })
+}
+
+pub fn validator() -> &'static jsonschema::Validator {
+    static VALIDATOR: OnceLock<jsonschema::Validator> = OnceLock::new();
+    VALIDATOR.get_or_init(|| jsonschema::draft202012::options().build(schema()).unwrap())
+}
+
+/// Why `doc` does not conform to the schema (empty when it does).
+pub fn violations(doc: &Value) -> Vec<String> {
+    validator()
+        .iter_errors(doc)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect()
+}
+
+/// Runs bqsuite in `cwd` with `--format json` appended; asserts the exit code, that standard
+/// output is exactly one JSON document of format_version 1 that conforms to the schema, and that
+/// `data` is null exactly when the command could not run. Returns the document.
+pub fn run(cwd: &Path, args: &[&str], env: &[(&str, &str)], exit: i32) -> Value {
+    let mut all = args.to_vec();
+    all.extend(["--format", "json"]);
+    let out = run_in(cwd, &all, env);
+    document(&out, args, exit)
+}
+
+pub fn document(out: &Output, args: &[&str], exit: i32) -> Value {
+    let text = stdout(out);
+    let doc: Value = serde_json::from_str(&text).unwrap_or_else(|e| {
+        panic!(
+            "{args:?}: not one JSON document ({e}):\n{text}\n{}",
+            stderr(out)
+        )
+    });
+    assert_eq!(code(out), exit, "{args:?}: {doc:#}\n{}", stderr(out));
+    assert_eq!(doc["format_version"], 1, "{args:?}");
+    let wrong = violations(&doc);
+    assert!(wrong.is_empty(), "{args:?}: {wrong:#?}\n{doc:#}");
+    if exit == 2 {
+        assert!(doc["error"].is_object(), "{args:?}: {doc:#}");
+        assert_eq!(doc["data"], Value::Null, "{args:?}");
+    } else {
+        assert_eq!(doc["error"], Value::Null, "{args:?}");
+        assert!(!doc["data"].is_null(), "{args:?}: data is null: {doc:#}");
+    }
+    doc
+}
+
+/// The lowercase hex sha256 of a file.
+pub fn sha256_of(path: &Path) -> String {
+    fetch_support::sha256_hex(&fs::read(path).unwrap())
+}
+
+/// The findings of `code` in a document.
+pub fn findings<'a>(doc: &'a Value, code: &str) -> Vec<&'a Value> {
+    doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == code)
+        .collect()
+}
