@@ -253,7 +253,12 @@ fn all(text: &str) -> String {
 fn sync_data_python_row(text: &str) -> String {
     let doc: Value = serde_json::from_str(text).expect("one JSON document");
     let mut data = doc["data"].clone();
-    let rows = data["targets"].as_array().unwrap().clone();
+    let rows = data["targets"].as_array().cloned().unwrap_or_else(|| {
+        panic!(
+            "sync --check's JSON has no data.targets any more: adjust sync_data_python_row and its \
+             jq filter (both in tests/docs_examples.rs). The output:\n{text}"
+        )
+    });
     data["targets"] = Value::Array(
         rows.into_iter()
             .filter(|r| r["repo"] == "babelqueue-python")
@@ -274,7 +279,12 @@ fn fetch_check(text: &str) -> String {
     let tail = all
         .iter()
         .rposition(|l| l.starts_with("babelqueue-conformance-"))
-        .unwrap();
+        .unwrap_or_else(|| {
+            panic!(
+                "fetch --check no longer prints the asset line: adjust fetch_check in \
+                 tests/docs_examples.rs. The output:\n{text}"
+            )
+        });
     format!("{first}\n\n[…]\n\n{}\n", all[tail..].join("\n"))
 }
 
@@ -514,6 +524,13 @@ const EXAMPLES: &[Example] = &[
         name: "release",
         cwd: Cwd::Conformance,
         args: &["release"],
+        ..BASE
+    },
+    Example {
+        name: "sha256sums",
+        cwd: Cwd::Conformance,
+        args: &["release", "--out", "{tmp}/sums"],
+        shows: Shows::File("{tmp}/sums/SHA256SUMS"),
         ..BASE
     },
     Example {

@@ -59,7 +59,12 @@ pub fn first_para_and_tail(text: &str, start: &str, lines: usize, tail: usize) -
     let para = text
         .split("\n\n")
         .find(|p| p.starts_with(start))
-        .unwrap_or_else(|| panic!("no paragraph starting with {start:?} in:\n{text}"));
+        .unwrap_or_else(|| {
+            panic!(
+                "no paragraph starting with {start:?}: the output changed shape; adjust the \
+                 example's filter in tests/docs_examples.rs. The output:\n{text}"
+            )
+        });
     let head: Vec<&str> = para.lines().take(lines).collect();
     let all: Vec<&str> = text.trim_end().lines().collect();
     let mut out = head.join("\n");
