@@ -14,6 +14,8 @@
 //! `sync` validates the canonical suite first (an invalid suite is never vendored); `--check`
 //! only compares bytes, so it needs the suite loaded, not re-evaluated (that is `validate`'s job).
 
+mod check_report;
+mod groups;
 mod render;
 pub mod targets;
 
@@ -25,12 +27,15 @@ use crate::diag::{Diagnostic, Report, Severity};
 use crate::error::{Error, Result};
 use crate::fetch::compare::{self, CompareOptions};
 use crate::shell;
+use crate::suite::drift::{self as drift_words, CaseCount};
 use crate::suite::load::{self, VERSION_FILE};
 use crate::suite::releases::Identity;
 use crate::suite::vendor::{self, PathState};
 use crate::validate;
 use targets::Target;
 
+pub use crate::suite::drift::Change;
+pub use groups::Group;
 pub use render::{render_human, render_human_styled};
 
 /// The targets file: beside the suite directory (this repository keeps it at its root, so that
@@ -119,24 +124,6 @@ impl Status {
     }
 }
 
-/// How one file of a drifted copy differs. The words are stable (JSON `change`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Change {
-    Missing,
-    Changed,
-    Extra,
-}
-
-impl Change {
-    pub fn word(self) -> &'static str {
-        match self {
-            Change::Missing => "missing",
-            Change::Changed => "changed",
-            Change::Extra => "extra",
-        }
-    }
-}
-
 /// The outcome for one target.
 #[derive(Debug, Clone)]
 pub struct TargetResult {
@@ -149,8 +136,16 @@ pub struct TargetResult {
     pub incomplete: bool,
     /// `--check`: what the copy is (version, known release, edited files).
     pub identity: Option<Identity>,
-    /// `--check`: every differing file (relative to the target), sorted.
+    /// `--check`: every differing file (relative to the target), most important first.
     pub files: Vec<(String, Change)>,
+    /// `--check`: files of the vendored set that match.
+    pub matched: usize,
+    /// `--check`: the copy's cases against the canonical suite's (counted once per group).
+    pub cases: Option<CaseCount>,
+    /// `--check`: the index of the copy's group in [`Outcome::groups`].
+    pub group: Option<usize>,
+    /// `--check`: what makes two copies' drift the same ([`drift_words::fingerprint`]).
+    fingerprint: Option<String>,
     /// `sync`: the files written and deleted (relative to the target).
     pub written: Vec<String>,
     pub deleted: Vec<String>,
@@ -167,6 +162,10 @@ impl TargetResult {
             incomplete: false,
             identity: None,
             files: Vec::new(),
+            matched: 0,
+            cases: None,
+            group: None,
+            fingerprint: None,
             written: Vec::new(),
             deleted: Vec::new(),
             findings: Vec::new(),
@@ -190,6 +189,9 @@ pub struct Outcome {
     pub targets_file: PathBuf,
     pub canonical_version: String,
     pub results: Vec<TargetResult>,
+    /// `--check`: the copies that drifted the same way (or are in sync, or not vendored),
+    /// largest group first; each lists indexes into `results`.
+    pub groups: Vec<Group>,
     /// The command that fixes the drift found, when there is drift to fix.
     pub fix: Option<String>,
 }
@@ -221,6 +223,7 @@ pub fn sync(options: &Options) -> Result<Outcome> {
         targets_file: targets_file.clone(),
         canonical_version: suite.version_text().unwrap_or("unknown").to_string(),
         results: Vec::new(),
+        groups: Vec::new(),
         fix: None,
     };
 
@@ -320,21 +323,37 @@ pub fn sync(options: &Options) -> Result<Outcome> {
                 .help("clone it beside the others, or run without --strict to skip it"),
             );
         }
+    }
+    if options.check {
+        let fix = shell::command(&options.fix_args());
+        let (groups, summaries) = groups::settle(
+            &mut results,
+            &expected,
+            &workspace,
+            &outcome.canonical_version,
+            &fix,
+        );
+        // Each group's summary first: it is what an annotation shows.
+        report.diagnostics.extend(summaries);
+        let fixable = results.iter().any(|r| {
+            matches!(r.status, Status::Drift | Status::NotVendored)
+                || r.findings.iter().any(|d| d.code == groups::BAD_MANIFEST)
+        });
+        if fixable {
+            outcome.fix = Some(fix);
+        }
+        outcome.groups = groups;
+    }
+    for r in &results {
         report.diagnostics.extend(r.findings.iter().cloned());
     }
-    let drifted = results
-        .iter()
-        .any(|r| matches!(r.status, Status::Drift | Status::NotVendored));
-    if options.check && drifted {
-        let fix = shell::command(&options.fix_args());
-        // Each drifted file's finding names the fix too: an annotation on the file is read
-        // without the report around it.
+    if let Some(fix) = &outcome.fix {
+        // Each drifted file's finding names the fix too (JSON lists every one).
         for d in &mut report.diagnostics {
             if d.code.starts_with("drift-") || d.code == "sync-not-vendored" {
                 d.help = Some(format!("`{fix}` re-vendors every drifted copy"));
             }
         }
-        outcome.fix = Some(fix);
     }
     // Findings name files relative to the workspace.
     report.root = Some(workspace.clone());
@@ -451,8 +470,14 @@ fn vendored_version(dir: &Path) -> Option<String> {
 }
 
 /// A target refused because `found` (a path relative to `base`, the workspace or the copy) is a
-/// link or not a directory.
-fn refusal(target: &Target, found: &vendor::Unsafe, inside_copy: bool) -> Diagnostic {
+/// link or not a directory: one finding that names the path, what it is, and what to do.
+fn refusal(
+    options: &Options,
+    workspace: &Path,
+    target: &Target,
+    found: &vendor::Unsafe,
+    inside_copy: bool,
+) -> Diagnostic {
     let code = match found.kind {
         "symlink" => "sync-symlink",
         "not-a-directory" => "sync-not-a-directory",
@@ -463,17 +488,39 @@ fn refusal(target: &Target, found: &vendor::Unsafe, inside_copy: bool) -> Diagno
     } else {
         found.path.clone()
     };
+    let what = match found.kind {
+        "not-a-directory"
+            if fs::symlink_metadata(workspace.join(&shown)).is_ok_and(|m| m.is_file()) =>
+        {
+            "a regular file, not a directory"
+        }
+        _ => found.what(),
+    };
     let message = format!(
-        "`{}` is {}; bqsuite never writes through it (targets file line {})",
+        "`{}` is {what}, so the copy was not {} (targets file line {})",
         shell::escape(&shown),
-        found.what(),
+        if options.check { "compared" } else { "written" },
         target.line
     );
-    Diagnostic::error(code, target.path.clone(), message).help(format!(
-        "vendored copies must be real directories inside their SDK repository; replace the \
-             link or fix line {} of the targets file",
-        target.line
-    ))
+    let then = shell::command(&options.fix_args());
+    let help = match (found.kind, inside_copy) {
+        ("symlink", true) => format!(
+            "bqsuite never reads or writes through a link: replace it with a regular file or \
+             delete it, then run `{then}`"
+        ),
+        ("symlink", false) => format!(
+            "bqsuite never reads or writes through a link: replace it with a real directory (or \
+             fix line {} of the targets file), then run `{then}`",
+            target.line
+        ),
+        (_, true) => format!("remove it, then run `{then}`"),
+        (_, false) => format!(
+            "move it out of the way (or fix line {} of the targets file), then run `{then}`",
+            target.line
+        ),
+    };
+    // Filed under the target (the message names the exact path): that is the row it belongs to.
+    Diagnostic::error(code, target.path.clone(), message).help(help)
 }
 
 fn run_target(
@@ -490,7 +537,7 @@ fn run_target(
     };
     let state = match vendor::check_path(workspace, &target.path) {
         Ok(Ok(state)) => state,
-        Ok(Err(found)) => return failed(refusal(target, &found, false)),
+        Ok(Err(found)) => return failed(refusal(options, workspace, target, &found, false)),
         Err(e) => {
             return failed(Diagnostic::error(
                 "sync-io",
@@ -502,7 +549,9 @@ fn run_target(
     if state == PathState::Present {
         match vendor::check_entries(&dir) {
             Ok(Ok(())) => {}
-            Ok(Err(found)) => return failed(refusal(target, &found, true)),
+            Ok(Err(found)) => {
+                return failed(refusal(options, workspace, target, &found, true));
+            }
             Err(e) => {
                 return failed(Diagnostic::error(
                     "sync-io",
@@ -528,6 +577,8 @@ fn run_target(
                 .keys()
                 .map(|rel| (rel.clone(), Change::Missing))
                 .collect();
+            drift_words::sort_files(&mut r.files);
+            r.fingerprint = Some("not-vendored".into());
             r
         }
         _ if options.check => check_target(options, target, &dir, expected),
@@ -544,6 +595,7 @@ fn check_target(
     let compare_options = CompareOptions {
         diff: options.diff,
         expected_label: "the canonical suite".into(),
+        keep_manifest: false,
     };
     let comparison = match compare::compare_files(expected, dir, &compare_options) {
         Ok(c) => c,
@@ -567,20 +619,20 @@ fn check_target(
     let identity = comparison.identity.clone();
     r.incomplete = identity.interrupted;
     r.identity = Some(identity);
+    r.matched = comparison.matched;
     for mut d in comparison.findings {
-        let change = match d.code {
-            "drift-missing" => Some(Change::Missing),
-            "drift-changed" | "drift-type" => Some(Change::Changed),
-            "drift-extra" => Some(Change::Extra),
-            _ => None,
-        };
-        if let Some(change) = change {
+        if let Some(change) = Change::of_code(d.code) {
             r.files.push((d.file.clone(), change));
         }
         d.file = format!("{}/{}", target.path, d.file);
         r.findings.push(d);
     }
-    r.files.sort();
+    drift_words::sort_files(&mut r.files);
+    r.fingerprint = if status == Status::InSync {
+        Some("in-sync".into())
+    } else {
+        drift_words::fingerprint(dir, &r.files)
+    };
     r
 }
 

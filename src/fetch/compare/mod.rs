@@ -20,9 +20,10 @@ use crate::archive::LICENSE_FILE;
 use crate::archive::verify::{Fault, Sink};
 use crate::diag::{Diagnostic, Severity};
 use crate::error::{Error, Result};
-use crate::suite::load::{VENDORED_DIRS, VENDORED_FILES, is_vendored};
+use crate::suite::load::{MANIFEST, MAX_FILE_BYTES, VENDORED_DIRS, VENDORED_FILES, is_vendored};
 
 mod local;
+pub mod report;
 use local::{
     Local, UNKNOWN_SIZE, read_fault, same_as_file, small_file_differs, stream_equal,
     too_large_for_diff,
@@ -41,6 +42,9 @@ pub struct CompareOptions {
     pub diff: bool,
     /// What the expected side is called in messages and diff headers (e.g. `release 1.5.0`).
     pub expected_label: String,
+    /// Keep the expected manifest.json's bytes ([`Comparison::expected_manifest`]), to count
+    /// cases against it when the expected side is a stream (a release archive).
+    pub keep_manifest: bool,
 }
 
 /// The findings of a comparison.
@@ -52,6 +56,9 @@ pub struct Comparison {
     pub matched: usize,
     /// What the compared copy is: its version, known release, edited files.
     pub identity: crate::suite::releases::Identity,
+    /// With [`CompareOptions::keep_manifest`]: the expected manifest.json, when it was fed and
+    /// is at most [`MAX_FILE_BYTES`].
+    pub expected_manifest: Option<Vec<u8>>,
 }
 
 impl Comparison {
@@ -155,6 +162,7 @@ pub struct Comparer {
     /// Directory listings read so far (relative directory → entry name → kind).
     listings: HashMap<String, HashMap<String, Local>>,
     matched: usize,
+    expected_manifest: Option<Vec<u8>>,
 }
 
 impl Comparer {
@@ -178,6 +186,7 @@ impl Comparer {
             ancestors: HashMap::new(),
             listings: HashMap::new(),
             matched: 0,
+            expected_manifest: None,
         })
     }
 
@@ -254,6 +263,17 @@ impl Comparer {
     ) -> std::result::Result<(), Fault> {
         if !is_vendored(rel) {
             return Ok(());
+        }
+        if self.options.keep_manifest && rel == MANIFEST && size <= MAX_FILE_BYTES {
+            let mut kept = Vec::with_capacity(size as usize);
+            content
+                .take(size)
+                .read_to_end(&mut kept)
+                .map_err(|e| read_fault(e, rel))?;
+            self.options.keep_manifest = false;
+            let result = self.compare_file(rel, kept.len() as u64, &mut kept.as_slice());
+            self.expected_manifest = Some(kept);
+            return result;
         }
         self.expected_files.insert(rel.to_string());
         let label = self.label().to_string();
@@ -526,6 +546,7 @@ impl Comparer {
             identity: crate::suite::releases::identify(&self.dir),
             findings: self.findings,
             matched: self.matched,
+            expected_manifest: self.expected_manifest,
         })
     }
 }
@@ -553,6 +574,7 @@ mod tests {
         CompareOptions {
             diff: true,
             expected_label: "release 1.0.0".into(),
+            keep_manifest: false,
         }
     }
 
@@ -631,6 +653,7 @@ mod tests {
         let plain = CompareOptions {
             diff: false,
             expected_label: "release 1.0.0".into(),
+            keep_manifest: false,
         };
         let c = compare_files(&expected, d, &plain).unwrap();
         let changed: Vec<(&str, &str)> = c
