@@ -9,9 +9,9 @@
 
 use std::fmt::Write as _;
 
-use super::render::{status_style, verdict_line, version_column};
+use super::render::{header_line, status_style, verdict_line, version_column};
 use super::{Group, Outcome, Status, TargetResult};
-use crate::diag::{self, Severity, plural};
+use crate::diag::{self, Severity};
 use crate::show;
 use crate::suite::drift::{file_lines, head_lines};
 
@@ -147,15 +147,7 @@ fn missing_repos(outcome: &Outcome, color: bool) -> Option<String> {
 /// (the targets file's own lines), already rendered.
 pub(super) fn render(outcome: &Outcome, preamble: &str, verbose: bool, color: bool) -> String {
     let mut out = String::from(preamble);
-    let _ = writeln!(
-        out,
-        "sync --check: {} target{} in workspace {} (targets file {}), canonical suite {}",
-        outcome.results.len(),
-        plural(outcome.results.len()),
-        show::text(&outcome.workspace.display().to_string()),
-        show::text(&outcome.targets_file.display().to_string()),
-        show::text(&outcome.canonical_version)
-    );
+    let _ = writeln!(out, "{}", header_line(outcome));
     let mut blocks = Vec::new();
     let errors: Vec<String> = outcome
         .results

@@ -311,6 +311,23 @@ pub(super) fn verdict_line(line: &str, color: bool) -> String {
     shown
 }
 
+/// The first line of the report: the command, the targets, the workspace, the canonical suite.
+pub(super) fn header_line(outcome: &Outcome) -> String {
+    format!(
+        "{}: {} target{} in workspace {} (targets file {}), canonical suite {}",
+        if outcome.check {
+            "sync --check"
+        } else {
+            "sync"
+        },
+        outcome.results.len(),
+        plural(outcome.results.len()),
+        show::text(&outcome.workspace.display().to_string()),
+        show::text(&outcome.targets_file.display().to_string()),
+        show::text(&outcome.canonical_version)
+    )
+}
+
 /// The human report of a sync run, without colour.
 pub fn render_human(outcome: &Outcome, verbose: bool) -> String {
     render_human_styled(outcome, verbose, false)
@@ -353,15 +370,7 @@ pub fn render_human_styled(outcome: &Outcome, verbose: bool, color: bool) -> Str
     if outcome.check {
         return super::check_report::render(outcome, &out, verbose, color);
     }
-    let _ = writeln!(
-        out,
-        "sync: {} target{} in workspace {} (targets file {}), canonical suite {}",
-        outcome.results.len(),
-        plural(outcome.results.len()),
-        show::text(&outcome.workspace.display().to_string()),
-        show::text(&outcome.targets_file.display().to_string()),
-        show::text(&outcome.canonical_version)
-    );
+    let _ = writeln!(out, "{}", header_line(outcome));
     let width = outcome
         .results
         .iter()
