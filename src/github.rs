@@ -4,6 +4,7 @@
 //! Pure functions over a [`Report`]: they return text and never print. The binary decides when to
 //! use them (`--format github`, or `GITHUB_ACTIONS=true` without `--format`).
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::{Component, Path, PathBuf};
 
@@ -12,6 +13,7 @@ use serde_json::Value;
 use crate::diag::{Diagnostic, Report, Severity, plural};
 use crate::error::strip_os_error;
 use crate::show;
+use crate::suite::drift;
 
 /// Where paths are resolved: the current directory and the repository root (`GITHUB_WORKSPACE`).
 #[derive(Debug, Clone)]
@@ -163,37 +165,99 @@ pub fn finding_path(report: &Report, d: &Diagnostic, ws: &Workspace) -> Option<S
     Some(ws.repo_path(&full))
 }
 
-/// One annotation per error and warning of `report` (notes are not annotated), each on its line.
+/// Annotations GitHub shows per level (error, warning, notice) in one step; it drops the rest.
+pub const MAX_PER_LEVEL: usize = 10;
+
+/// Whether `d` is a per-file drift finding that a copy's summary finding
+/// ([`drift::SUMMARY_CODE`]) already stands for, with its counts and its fix.
+fn covered(d: &Diagnostic, summarised: bool) -> bool {
+    summarised && (d.code.starts_with("drift-") || d.code == "sync-not-vendored")
+}
+
+/// The errors and warnings of `report` at `severity`, most useful first, and those a summary
+/// stands for. Most useful: one finding of each code before a second of any (a hundred
+/// findings of one kind do not hide the one of another), in report order within that; a
+/// command's summary findings come first in its report.
+fn ranked(report: &Report, severity: Severity) -> (Vec<&Diagnostic>, Vec<&Diagnostic>) {
+    let summarised = report
+        .diagnostics
+        .iter()
+        .any(|d| d.code == drift::SUMMARY_CODE);
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    let mut ordered = Vec::new();
+    let mut rest = Vec::new();
+    for (i, d) in report
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == severity)
+        .enumerate()
+    {
+        if covered(d, summarised) {
+            rest.push(d);
+            continue;
+        }
+        let n = seen.entry(d.code).or_insert(0);
+        ordered.push((*n, i, d));
+        *n += 1;
+    }
+    ordered.sort_by_key(|(n, i, _)| (*n, *i));
+    (ordered.into_iter().map(|(_, _, d)| d).collect(), rest)
+}
+
+/// The annotation of one finding.
+fn annotation(report: &Report, d: &Diagnostic, level: &str, ws: &Workspace) -> String {
+    // Each part from data is shown on its own; the only line break is the renderer's.
+    let mut message = show::text(&strip_os_error(&d.message));
+    if let Some(pointer) = d.pointer.as_deref().filter(|p| !p.is_empty()) {
+        let _ = write!(message, " (at {})", show::text(pointer));
+    }
+    if let Some((section, id)) = &d.case {
+        let _ = write!(
+            message,
+            " [section {}, case {}]",
+            show::text(section),
+            show::text(id)
+        );
+    }
+    if let Some(help) = &d.help {
+        let _ = write!(message, "\nhelp: {}", show::text(&strip_os_error(help)));
+    }
+    let file = finding_path(report, d, ws);
+    let mut out = command(level, file.as_deref(), d.line_col, d.code, &message);
+    out.push('\n');
+    out
+}
+
+/// The annotations of `report`, within what GitHub shows: at most [`MAX_PER_LEVEL`] errors and
+/// as many warnings, the most useful first ([`ranked`]); a copy that drifted (`sync --check`,
+/// `fetch --check`) is one annotation with its counts and its fix, not one per file; then, when
+/// anything was left out, one notice saying how many findings the log and the job summary hold
+/// beyond the annotations. Notes are not annotated.
 pub fn annotations(report: &Report, ws: &Workspace) -> String {
     let mut out = String::new();
-    for d in &report.diagnostics {
-        let level = match d.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Note => continue,
-        };
-        // Each part from data is shown on its own; the only line break is the renderer's.
-        let mut message = show::text(&strip_os_error(&d.message));
-        if let Some(pointer) = d.pointer.as_deref().filter(|p| !p.is_empty()) {
-            let _ = write!(message, " (at {})", show::text(pointer));
+    let mut left = 0;
+    for (severity, level) in [(Severity::Error, "error"), (Severity::Warning, "warning")] {
+        let (ordered, covered) = ranked(report, severity);
+        left += covered.len() + ordered.len().saturating_sub(MAX_PER_LEVEL);
+        for d in ordered.into_iter().take(MAX_PER_LEVEL) {
+            out.push_str(&annotation(report, d, level, ws));
         }
-        if let Some((section, id)) = &d.case {
-            let _ = write!(
-                message,
-                " [section {}, case {}]",
-                show::text(section),
-                show::text(id)
-            );
-        }
-        if let Some(help) = &d.help {
-            let _ = write!(message, "\nhelp: {}", show::text(&strip_os_error(help)));
-        }
-        let file = finding_path(report, d, ws);
+    }
+    if left > 0 {
+        let message = format!(
+            "{} more finding{} {} not annotated (GitHub shows at most {MAX_PER_LEVEL} \
+             annotations per level in a step): the log above and the job summary report {}, and \
+             `--format json` lists every one",
+            left,
+            plural(left),
+            if left == 1 { "is" } else { "are" },
+            if left == 1 { "it" } else { "them" }
+        );
         out.push_str(&command(
-            level,
-            file.as_deref(),
-            d.line_col,
-            d.code,
+            "notice",
+            None,
+            None,
+            "bqsuite: more findings",
             &message,
         ));
         out.push('\n');
@@ -250,10 +314,15 @@ pub fn summary(command: &str, report: &Report, what: &str, ws: &Workspace) -> St
         }
     }
     targets_table(&report.data, &mut out);
-    let findings: Vec<&Diagnostic> = report
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity != Severity::Note)
+    // The findings in the order the annotations take them; the per-file drift findings a copy's
+    // summary stands for come last (the table above lists each copy's files).
+    let (errors_ranked, errors_covered) = ranked(report, Severity::Error);
+    let (warnings_ranked, warnings_covered) = ranked(report, Severity::Warning);
+    let findings: Vec<&Diagnostic> = errors_ranked
+        .into_iter()
+        .chain(warnings_ranked)
+        .chain(errors_covered)
+        .chain(warnings_covered)
         .collect();
     if !findings.is_empty() {
         out.push_str("\n| | code | file | message |\n| --- | --- | --- | --- |\n");
@@ -278,7 +347,7 @@ pub fn summary(command: &str, report: &Report, what: &str, ws: &Workspace) -> St
         if findings.len() > MAX_ROWS {
             let _ = writeln!(
                 out,
-                "\n… and {} more (see the log)",
+                "\n… and {} more (see the log; `--format json` lists every one)",
                 findings.len() - MAX_ROWS
             );
         }
@@ -287,17 +356,78 @@ pub fn summary(command: &str, report: &Report, what: &str, ws: &Workspace) -> St
     out
 }
 
-/// `data.targets[]` (`target`, `status`, `files[]` with `path` and `change`) as a drift table.
-fn targets_table(data: &Value, out: &mut String) {
-    let Some(targets) = data.get("targets").and_then(Value::as_array) else {
-        return;
+/// What a copy is, from its drift object: `1.7.0`, `unversioned`, `1.8.0 +2 edited`,
+/// `1.8.0 (interrupted)`.
+fn copy_cell(t: &Value) -> String {
+    let mut text = match t.get("version").and_then(Value::as_str) {
+        Some(v) => v.to_string(),
+        None if t.get("unversioned") == Some(&Value::Bool(true)) => "unversioned".into(),
+        None => return String::new(),
     };
-    if targets.is_empty() {
+    if t.get("interrupted") == Some(&Value::Bool(true)) {
+        text.push_str(" (interrupted)");
+    } else if let Some(n) = t
+        .get("edited_files")
+        .and_then(Value::as_u64)
+        .filter(|n| *n > 0)
+    {
+        let _ = write!(text, " +{n} edited");
+    }
+    text
+}
+
+/// A copy's cases, from its drift object: `654 of 710 missing, 0 changed, 0 extra`.
+fn cases_cell(t: &Value) -> String {
+    if let Some(c) = t.get("cases").filter(|c| c.is_object()) {
+        let n = |k: &str| c.get(k).and_then(Value::as_u64).unwrap_or(0);
+        return format!(
+            "{} of {} missing, {} changed, {} extra",
+            n("missing"),
+            n("expected"),
+            n("changed"),
+            n("extra")
+        );
+    }
+    match t.get("cases_not_counted").and_then(Value::as_str) {
+        Some(why) => format!("not counted: {why}"),
+        None => String::new(),
+    }
+}
+
+/// The copies of a report: `data.targets[]` (sync), or `data.copy` of `data.destination`
+/// (fetch --check), each with its target name and status.
+fn copies(data: &Value) -> Vec<(String, String, &Value)> {
+    let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).unwrap_or("").to_string();
+    if let Some(targets) = data.get("targets").and_then(Value::as_array) {
+        return targets
+            .iter()
+            .map(|t| (text(t, "target"), text(t, "status"), t))
+            .collect();
+    }
+    match (data.get("destination"), data.get("copy")) {
+        (Some(dest), Some(copy)) if dest.is_string() && copy.get("files").is_some() => {
+            vec![(text(data, "destination"), text(data, "status"), copy)]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The copies (`data.targets[]` of sync, `data.copy` of fetch --check) as a drift table: what
+/// each copy is, its cases and its files (the most important first).
+fn targets_table(data: &Value, out: &mut String) {
+    let rows = copies(data);
+    if rows.is_empty() {
         return;
     }
-    out.push_str("\n| target | status | files |\n| --- | --- | --- |\n");
-    for t in targets.iter().take(MAX_ROWS) {
-        let text = |key: &str| t.get(key).and_then(Value::as_str).unwrap_or("").to_string();
+    let checked = rows.iter().any(|(_, _, t)| t.get("cases").is_some());
+    if checked {
+        out.push_str(
+            "\n| target | status | copy | cases | files |\n| --- | --- | --- | --- | --- |\n",
+        );
+    } else {
+        out.push_str("\n| target | status | files |\n| --- | --- | --- |\n");
+    }
+    for (target, status, t) in rows.iter().take(MAX_ROWS) {
         let files: Vec<String> = t
             .get("files")
             .and_then(Value::as_array)
@@ -319,16 +449,22 @@ fn targets_table(data: &Value, out: &mut String) {
         } else {
             files.join(", ")
         };
-        let _ = writeln!(
-            out,
-            "| `{}` | {} | {} |",
-            cell(&text("target")),
-            cell(&text("status")),
-            shown
-        );
+        if checked {
+            let _ = writeln!(
+                out,
+                "| `{}` | {} | {} | {} | {} |",
+                cell(target),
+                cell(status),
+                cell(&copy_cell(t)),
+                cell(&cases_cell(t)),
+                shown
+            );
+        } else {
+            let _ = writeln!(out, "| `{}` | {} | {} |", cell(target), cell(status), shown);
+        }
     }
-    if targets.len() > MAX_ROWS {
-        let _ = writeln!(out, "\n… and {} more targets", targets.len() - MAX_ROWS);
+    if rows.len() > MAX_ROWS {
+        let _ = writeln!(out, "\n… and {} more targets", rows.len() - MAX_ROWS);
     }
 }
 

@@ -371,7 +371,15 @@ fn run(cli: &Cli, out: &Output, args: &[OsString]) -> Result<u8, Error> {
                 fetch::fetch(&options)
             };
             let report = result?;
-            Ok(out.emit(&report, what))
+            // --check has its own short layout (the github format leaves the fix line to the
+            // copy's annotation, so the log names it once).
+            let human = check
+                .then(|| {
+                    let fix_line = out.format != FormatArg::Github;
+                    fetch::compare::report::render_human(&report, true, fix_line)
+                })
+                .flatten();
+            Ok(out.emit_text(&report, what, human.as_deref()))
         }
         Command::Completions { shell } => {
             let mut script = Vec::new();

@@ -1188,11 +1188,26 @@ fn check(mirror: &Mirror, dir: &Path, extra: &[&str]) -> (i32, Value) {
     (code, doc)
 }
 
+/// The per-file findings (code, severity, file); a drifted copy's one summary finding
+/// (`copy-drift`, first) is checked to be there, with the fix, and left out.
 fn findings(doc: &Value) -> Vec<(String, String, String)> {
-    doc["diagnostics"]
-        .as_array()
-        .unwrap()
+    let all = doc["diagnostics"].as_array().unwrap();
+    let drifted = all
         .iter()
+        .any(|d| d["code"].as_str().unwrap().starts_with("drift-"));
+    assert_eq!(
+        all.first().is_some_and(|d| d["code"] == "copy-drift"),
+        drifted,
+        "{doc:#}"
+    );
+    if drifted {
+        assert!(
+            all[0]["help"].as_str().unwrap().contains("fetch --update"),
+            "{doc:#}"
+        );
+    }
+    all.iter()
+        .filter(|d| d["code"] != "copy-drift")
         .map(|d| {
             (
                 d["code"].as_str().unwrap().to_string(),
@@ -1231,7 +1246,11 @@ fn check_passes_on_an_identical_copy_and_ignores_license_and_notes_unmanaged_fil
         &["fetch", "--check", VERSION, dir.to_str().unwrap()],
     );
     assert_eq!(common::code(&out), 0);
-    assert!(common::stdout(&out).contains("matches the release"));
+    let text = common::stdout(&out);
+    assert!(
+        text.contains(&format!("matches release {VERSION}")),
+        "{text}"
+    );
 }
 
 #[test]
@@ -1275,19 +1294,19 @@ fn check_lists_changed_missing_and_extra_files_with_diffs() {
             ),
         ]
     );
-    let diff = doc["diagnostics"][1]["detail"].as_str().unwrap();
+    let diff = doc["diagnostics"][2]["detail"].as_str().unwrap();
     assert!(
         diff.contains("-  \"job\": \"orders.created\",")
             && diff.contains("+  \"job\": \"orders.cancelled\",")
             && diff.contains("@@"),
         "{diff}"
     );
-    let binary = doc["diagnostics"][2]["detail"].as_str().unwrap();
+    let binary = doc["diagnostics"][3]["detail"].as_str().unwrap();
     assert!(binary.contains("binary files differ"), "{binary}");
     // Without --diff: the same findings, no detail.
     let (code, doc) = check(&mirror, &dir, &[]);
     assert_eq!(code, 1);
-    assert!(doc["diagnostics"][1]["detail"].is_null());
+    assert!(doc["diagnostics"][2]["detail"].is_null());
     assert_eq!(findings(&doc).len(), 4);
 }
 
@@ -1374,6 +1393,7 @@ fn the_comparison_is_reusable_on_two_directories() {
     let opts = fetch::CompareOptions {
         diff: true,
         expected_label: "the canonical suite".into(),
+        ..Default::default()
     };
     let same = fetch::compare_dirs(&canonical, &copy, &opts).unwrap();
     assert!(

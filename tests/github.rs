@@ -81,18 +81,22 @@ fn a_drifted_fetch_check_annotates_the_files_and_appends_a_summary() {
     let r = DriftedRepo::new();
     let out = r.check(&[], true);
     assert_eq!(code(&out), 1, "{}", stdout(&out));
+    // One annotation for the copy, on its most important file, with the counts and the fix;
+    // then one notice for the per-file findings it stands for.
     let lines = annotations(&out);
+    assert_eq!(lines.len(), 2, "{lines:#?}");
     assert!(
-        lines
-            .iter()
-            .any(|l| l
-                .starts_with("::error file=tests/conformance/manifest.json,title=drift-changed::")),
+        lines[0].starts_with("::error file=tests/conformance/manifest.json,title=copy-drift::"),
         "{lines:#?}"
     );
     assert!(
-        lines.iter().any(|l| l.starts_with(
-            "::error file=tests/conformance/fixtures/urn-alias.json,title=drift-missing::"
-        )),
+        lines[0].contains("files: 1 missing, 1 changed")
+            && lines[0].contains("fixtures/urn-alias.json missing")
+            && lines[0].contains("bqsuite fetch --update 1.0.0 tests/conformance"),
+        "{lines:#?}"
+    );
+    assert!(
+        lines[1].starts_with("::notice title=bqsuite%3A more findings::2 more findings"),
         "{lines:#?}"
     );
     // The human report is still there for the log.
@@ -104,8 +108,17 @@ fn a_drifted_fetch_check_annotates_the_files_and_appends_a_summary() {
     );
     assert!(summary.contains("❌"), "{summary}");
     assert!(
-        summary.contains("`drift-changed` | `tests/conformance/manifest.json`"),
+        summary.contains("`copy-drift` | `tests/conformance/manifest.json`"),
         "{summary}"
+    );
+    // The copy's row: what it is, its cases, its files (the most important first).
+    let row = summary
+        .lines()
+        .find(|l| l.starts_with("| `tests/conformance` | drift | "))
+        .unwrap_or_else(|| panic!("{summary}"));
+    assert!(
+        row.ends_with("| `manifest.json` (changed), `fixtures/urn-alias.json` (missing) |"),
+        "{row}"
     );
     // Appended, never overwritten.
     let again = r.check(&[], true);
@@ -120,7 +133,11 @@ fn format_human_turns_annotations_off_and_format_github_turns_them_on() {
     let human = r.check(&["--format", "human"], true);
     assert_eq!(code(&human), 1);
     assert!(annotations(&human).is_empty(), "{}", stdout(&human));
-    assert!(stdout(&human).contains("drift-changed"));
+    assert!(
+        stdout(&human).contains("changed  manifest.json"),
+        "{}",
+        stdout(&human)
+    );
 
     let plain = r.check(&[], false);
     assert!(annotations(&plain).is_empty(), "{}", stdout(&plain));
@@ -215,5 +232,65 @@ fn eval_keeps_its_results_document_clean_and_annotates_on_standard_error() {
         stderr(&out).contains("::error file=suite/manifest.json,title=expectation-mismatch::"),
         "{}",
         stderr(&out)
+    );
+}
+
+#[test]
+fn annotations_stay_within_ten_per_level_one_of_each_kind_first_then_one_notice() {
+    // 8 cases name fixtures that do not exist (a case-shape, a missing-fixture and, for the
+    // fixture no longer used, an orphan-fixture finding each), then one wrong expectation last.
+    let s = SuiteCopy::new();
+    s.edit_manifest(|m| {
+        for (i, case) in m["cases"].as_array_mut().unwrap().iter_mut().enumerate() {
+            case["file"] = serde_json::json!(format!("fixtures/nope-{i}.json"));
+        }
+        m["sqs"]["attempts_reconciliation"]["cases"][1]["expected_attempts"] = serde_json::json!(3)
+    });
+    let root = s.dir.path();
+    let json = run_in(root, &["validate", "suite", "--format", "json"], &[]);
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
+    let errors = doc["errors"].as_u64().unwrap() as usize;
+    assert!(errors > 20, "{doc:#}");
+    let out = run_in(
+        root,
+        &["validate", "suite"],
+        &[
+            ("GITHUB_ACTIONS", "true"),
+            ("GITHUB_WORKSPACE", root.to_str().unwrap()),
+        ],
+    );
+    assert_eq!(code(&out), 1);
+    let lines = annotations(&out);
+    let errors_shown: Vec<&String> = lines.iter().filter(|l| l.starts_with("::error ")).collect();
+    assert_eq!(errors_shown.len(), 10, "{lines:#?}");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("::warning ")),
+        "{lines:#?}"
+    );
+    for kind in [
+        "orphan-fixture",
+        "case-shape",
+        "missing-fixture",
+        "expectation-mismatch",
+    ] {
+        assert!(
+            errors_shown
+                .iter()
+                .any(|l| l.contains(&format!(",title={kind}::"))),
+            "{kind} is not among the first annotations: {lines:#?}"
+        );
+    }
+    let notices: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("::notice "))
+        .collect();
+    assert_eq!(notices.len(), 1, "{lines:#?}");
+    assert_eq!(lines.last(), Some(notices[0]));
+    assert!(
+        notices[0].contains(&format!(
+            "::{} more findings are not annotated",
+            errors - 10
+        )),
+        "{lines:#?}"
     );
 }

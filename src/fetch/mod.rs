@@ -303,6 +303,7 @@ impl Run<'_> {
             &CompareOptions {
                 diff: self.options.diff,
                 expected_label: format!("release {}", self.version),
+                keep_manifest: true,
             },
         )?;
         let opened = fetcher.open(
@@ -320,48 +321,22 @@ impl Run<'_> {
         let (_, bytes, digest) = self.judge(pass, expected)?;
         let comparison = comparer.finish()?;
         self.report.subject = dir.display().to_string();
-        let drifted = !comparison.is_clean();
         let fix = update::command(
             self.version,
             dir,
             self.options.base_url.as_deref(),
             self.options.sha256.as_deref(),
         );
-        self.report
-            .diagnostics
-            .extend(comparison.findings.into_iter().map(|mut d| {
-                if d.code.starts_with("drift-") {
-                    d.help = Some(format!(
-                        "`{fix}` re-vendors the copy from the release, keeping the SDK's own files"
-                    ));
-                }
-                d
-            }));
         self.push_verified(bytes, &digest, expected);
-        self.report.summary.push(format!(
-            "{} file{} of the vendored set match release {}",
-            comparison.matched,
-            crate::diag::plural(comparison.matched),
-            self.version
-        ));
-        // What the copy is (its version, or unversioned; the known release it is, edited or not).
-        let identity = &comparison.identity;
-        self.report
-            .summary
-            .push(format!("copy: {}", identity.describe()));
-        if drifted {
-            self.report.summary.push(format!(
-                "fix: `{fix}` re-vendors the copy from release {} (the SDK's own files are kept)",
-                self.version
-            ));
-            self.report.data = serde_json::json!({ "fix": fix });
-        }
-        let mut data = match std::mem::take(&mut self.report.data) {
-            serde_json::Value::Object(map) => map,
-            _ => serde_json::Map::new(),
+        let facts = compare::report::Facts {
+            version: self.version,
+            asset: asset_name(self.version),
+            sha256: &digest,
+            bytes,
+            destination: dir,
+            fix: &fix,
         };
-        data.insert("copy".into(), identity.json());
-        self.report.data = data.into();
+        compare::report::settle(&mut self.report, comparison, &facts);
         Ok(())
     }
 

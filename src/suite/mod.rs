@@ -1,5 +1,6 @@
 //! The suite on disk: loading it, and enumerating its cases.
 
+pub mod drift;
 pub mod ids;
 pub mod index;
 pub mod layout;

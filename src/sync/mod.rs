@@ -8,13 +8,17 @@
 //! - a target whose path, or any directory on it, is a symbolic link is refused, as is one with
 //!   a link inside its vendored set, so nothing is ever written outside the SDK repository;
 //! - `sync` makes the vendored set equal to the suite's ([`crate::suite::vendor::apply`]);
-//! - `--check` compares it byte for byte, read-only, and lists every missing, changed and extra
-//!   file.
+//! - `--check` compares it byte for byte, read-only, lists every missing, changed and extra file,
+//!   counts its cases against the canonical suite's, and reports copies that drifted the same way
+//!   once (`groups`, `check_report`).
 //!
 //! `sync` validates the canonical suite first (an invalid suite is never vendored); `--check`
 //! only compares bytes, so it needs the suite loaded, not re-evaluated (that is `validate`'s job).
 
+mod check_report;
+mod groups;
 mod render;
+mod run;
 pub mod targets;
 
 use std::collections::BTreeMap;
@@ -23,14 +27,15 @@ use std::path::{Path, PathBuf};
 
 use crate::diag::{Diagnostic, Report, Severity};
 use crate::error::{Error, Result};
-use crate::fetch::compare::{self, CompareOptions};
 use crate::shell;
-use crate::suite::load::{self, VERSION_FILE};
+use crate::suite::drift::CaseCount;
+use crate::suite::load;
 use crate::suite::releases::Identity;
-use crate::suite::vendor::{self, PathState};
 use crate::validate;
 use targets::Target;
 
+pub use crate::suite::drift::Change;
+pub use groups::Group;
 pub use render::{render_human, render_human_styled};
 
 /// The targets file: beside the suite directory (this repository keeps it at its root, so that
@@ -119,24 +124,6 @@ impl Status {
     }
 }
 
-/// How one file of a drifted copy differs. The words are stable (JSON `change`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Change {
-    Missing,
-    Changed,
-    Extra,
-}
-
-impl Change {
-    pub fn word(self) -> &'static str {
-        match self {
-            Change::Missing => "missing",
-            Change::Changed => "changed",
-            Change::Extra => "extra",
-        }
-    }
-}
-
 /// The outcome for one target.
 #[derive(Debug, Clone)]
 pub struct TargetResult {
@@ -149,8 +136,16 @@ pub struct TargetResult {
     pub incomplete: bool,
     /// `--check`: what the copy is (version, known release, edited files).
     pub identity: Option<Identity>,
-    /// `--check`: every differing file (relative to the target), sorted.
+    /// `--check`: every differing file (relative to the target), most important first.
     pub files: Vec<(String, Change)>,
+    /// `--check`: files of the vendored set that match.
+    pub matched: usize,
+    /// `--check`: the copy's cases against the canonical suite's (counted once per group).
+    pub cases: Option<CaseCount>,
+    /// `--check`: the index of the copy's group in [`Outcome::groups`].
+    pub group: Option<usize>,
+    /// `--check`: what makes two copies' drift the same ([`crate::suite::drift::fingerprint`]).
+    fingerprint: Option<String>,
     /// `sync`: the files written and deleted (relative to the target).
     pub written: Vec<String>,
     pub deleted: Vec<String>,
@@ -167,6 +162,10 @@ impl TargetResult {
             incomplete: false,
             identity: None,
             files: Vec::new(),
+            matched: 0,
+            cases: None,
+            group: None,
+            fingerprint: None,
             written: Vec::new(),
             deleted: Vec::new(),
             findings: Vec::new(),
@@ -190,6 +189,9 @@ pub struct Outcome {
     pub targets_file: PathBuf,
     pub canonical_version: String,
     pub results: Vec<TargetResult>,
+    /// `--check`: the copies that drifted the same way (or are in sync, or not vendored),
+    /// largest group first; each lists indexes into `results`.
+    pub groups: Vec<Group>,
     /// The command that fixes the drift found, when there is drift to fix.
     pub fix: Option<String>,
 }
@@ -221,6 +223,7 @@ pub fn sync(options: &Options) -> Result<Outcome> {
         targets_file: targets_file.clone(),
         canonical_version: suite.version_text().unwrap_or("unknown").to_string(),
         results: Vec::new(),
+        groups: Vec::new(),
         fix: None,
     };
 
@@ -302,7 +305,7 @@ pub fn sync(options: &Options) -> Result<Outcome> {
         outcome.report = report;
         return Ok(outcome);
     }
-    let mut results = check_targets(options, &workspace, &targets, &expected)?;
+    let mut results = run::check_targets(options, &workspace, &targets, &expected)?;
     if targets.is_empty() || results.iter().all(|r| r.status == Status::MissingRepo) {
         return Err(nothing_to_check(
             options,
@@ -326,21 +329,37 @@ pub fn sync(options: &Options) -> Result<Outcome> {
                 .help("clone it beside the others, or run without --strict to skip it"),
             );
         }
+    }
+    if options.check {
+        let fix = shell::command(&options.fix_args());
+        let (groups, summaries) = groups::settle(
+            &mut results,
+            &expected,
+            &workspace,
+            &outcome.canonical_version,
+            &fix,
+        );
+        // Each group's summary first: it is what an annotation shows.
+        report.diagnostics.extend(summaries);
+        let fixable = results.iter().any(|r| {
+            matches!(r.status, Status::Drift | Status::NotVendored)
+                || r.findings.iter().any(|d| d.code == groups::BAD_MANIFEST)
+        });
+        if fixable {
+            outcome.fix = Some(fix);
+        }
+        outcome.groups = groups;
+    }
+    for r in &results {
         report.diagnostics.extend(r.findings.iter().cloned());
     }
-    let drifted = results
-        .iter()
-        .any(|r| matches!(r.status, Status::Drift | Status::NotVendored));
-    if options.check && drifted {
-        let fix = shell::command(&options.fix_args());
-        // Each drifted file's finding names the fix too: an annotation on the file is read
-        // without the report around it.
+    if let Some(fix) = &outcome.fix {
+        // Each drifted file's finding names the fix too (JSON lists every one).
         for d in &mut report.diagnostics {
             if d.code.starts_with("drift-") || d.code == "sync-not-vendored" {
                 d.help = Some(format!("`{fix}` re-vendors every drifted copy"));
             }
         }
-        outcome.fix = Some(fix);
     }
     // Findings name files relative to the workspace.
     report.root = Some(workspace.clone());
@@ -395,41 +414,6 @@ fn unique_repos(targets: &[Target]) -> usize {
     repos.len()
 }
 
-/// Checks or syncs every target. Targets are independent, so they are spread over a few threads.
-fn check_targets(
-    options: &Options,
-    workspace: &Path,
-    targets: &[Target],
-    expected: &BTreeMap<String, Vec<u8>>,
-) -> Result<Vec<TargetResult>> {
-    let workers = std::thread::available_parallelism()
-        .map(usize::from)
-        .unwrap_or(1)
-        .clamp(1, 4)
-        .min(targets.len().max(1));
-    let chunk = targets.len().div_ceil(workers).max(1);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = targets
-            .chunks(chunk)
-            .map(|part| {
-                scope.spawn(move || {
-                    part.iter()
-                        .map(|t| run_target(options, workspace, t, expected))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        let mut results = Vec::with_capacity(targets.len());
-        for handle in handles {
-            match handle.join() {
-                Ok(part) => results.extend(part),
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-        }
-        Ok(results)
-    })
-}
-
 /// The parent of the repository that holds the suite directory.
 fn default_workspace(suite: &Path) -> Result<PathBuf> {
     let suite = fs::canonicalize(suite).map_err(|e| Error::io("resolve", suite, e))?;
@@ -443,189 +427,4 @@ fn default_workspace(suite: &Path) -> Result<PathBuf> {
                 "has no parent repository and workspace; pass --workspace",
             )
         })
-}
-
-/// The vendored CONFORMANCE_VERSION, if readable (never follows a link).
-fn vendored_version(dir: &Path) -> Option<String> {
-    let path = dir.join(VERSION_FILE);
-    let meta = fs::symlink_metadata(&path).ok()?;
-    if !meta.is_file() || meta.len() > 256 {
-        return None;
-    }
-    let text = fs::read_to_string(path).ok()?;
-    Some(shell::escape(text.trim()))
-}
-
-/// A target refused because `found` (a path relative to `base`, the workspace or the copy) is a
-/// link or not a directory.
-fn refusal(target: &Target, found: &vendor::Unsafe, inside_copy: bool) -> Diagnostic {
-    let code = match found.kind {
-        "symlink" => "sync-symlink",
-        "not-a-directory" => "sync-not-a-directory",
-        _ => "sync-special-file",
-    };
-    let shown = if inside_copy {
-        format!("{}/{}", target.path, found.path)
-    } else {
-        found.path.clone()
-    };
-    let message = format!(
-        "`{}` is {}; bqsuite never writes through it (targets file line {})",
-        shell::escape(&shown),
-        found.what(),
-        target.line
-    );
-    Diagnostic::error(code, target.path.clone(), message).help(format!(
-        "vendored copies must be real directories inside their SDK repository; replace the \
-             link or fix line {} of the targets file",
-        target.line
-    ))
-}
-
-fn run_target(
-    options: &Options,
-    workspace: &Path,
-    target: &Target,
-    expected: &BTreeMap<String, Vec<u8>>,
-) -> TargetResult {
-    let dir = workspace.join(&target.path);
-    let failed = |d: Diagnostic| {
-        let mut r = TargetResult::new(target, Status::Error);
-        r.findings.push(d);
-        r
-    };
-    let state = match vendor::check_path(workspace, &target.path) {
-        Ok(Ok(state)) => state,
-        Ok(Err(found)) => return failed(refusal(target, &found, false)),
-        Err(e) => {
-            return failed(Diagnostic::error(
-                "sync-io",
-                target.path.clone(),
-                e.to_string(),
-            ));
-        }
-    };
-    if state == PathState::Present {
-        match vendor::check_entries(&dir) {
-            Ok(Ok(())) => {}
-            Ok(Err(found)) => return failed(refusal(target, &found, true)),
-            Err(e) => {
-                return failed(Diagnostic::error(
-                    "sync-io",
-                    target.path.clone(),
-                    e.to_string(),
-                ));
-            }
-        }
-    }
-    match state {
-        PathState::RepoMissing => TargetResult::new(target, Status::MissingRepo),
-        PathState::TargetMissing if options.check => {
-            let mut r = TargetResult::new(target, Status::NotVendored);
-            r.findings.push(Diagnostic::error(
-                "sync-not-vendored",
-                target.path.clone(),
-                format!(
-                    "the vendored directory does not exist ({} missing)",
-                    crate::diag::count(expected.len(), "file", "files")
-                ),
-            ));
-            r.files = expected
-                .keys()
-                .map(|rel| (rel.clone(), Change::Missing))
-                .collect();
-            r
-        }
-        _ if options.check => check_target(options, target, &dir, expected),
-        _ => write_target(target, &dir, expected, state == PathState::Present),
-    }
-}
-
-fn check_target(
-    options: &Options,
-    target: &Target,
-    dir: &Path,
-    expected: &BTreeMap<String, Vec<u8>>,
-) -> TargetResult {
-    let compare_options = CompareOptions {
-        diff: options.diff,
-        expected_label: "the canonical suite".into(),
-    };
-    let comparison = match compare::compare_files(expected, dir, &compare_options) {
-        Ok(c) => c,
-        Err(e) => {
-            let mut r = TargetResult::new(target, Status::Error);
-            r.findings.push(Diagnostic::error(
-                "sync-io",
-                target.path.clone(),
-                e.to_string(),
-            ));
-            return r;
-        }
-    };
-    let status = if comparison.is_clean() {
-        Status::InSync
-    } else {
-        Status::Drift
-    };
-    let mut r = TargetResult::new(target, status);
-    r.vendored_version = vendored_version(dir);
-    let identity = comparison.identity.clone();
-    r.incomplete = identity.interrupted;
-    r.identity = Some(identity);
-    for mut d in comparison.findings {
-        let change = match d.code {
-            "drift-missing" => Some(Change::Missing),
-            "drift-changed" | "drift-type" => Some(Change::Changed),
-            "drift-extra" => Some(Change::Extra),
-            _ => None,
-        };
-        if let Some(change) = change {
-            r.files.push((d.file.clone(), change));
-        }
-        d.file = format!("{}/{}", target.path, d.file);
-        r.findings.push(d);
-    }
-    r.files.sort();
-    r
-}
-
-fn write_target(
-    target: &Target,
-    dir: &Path,
-    expected: &BTreeMap<String, Vec<u8>>,
-    present: bool,
-) -> TargetResult {
-    let result = (|| {
-        if !present {
-            // The repository exists and nothing on the way is a link (checked); create the rest.
-            fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, e))?;
-        }
-        vendor::apply(dir, expected)
-    })();
-    match result {
-        Ok(applied) => {
-            let status = if applied.is_empty() {
-                Status::Unchanged
-            } else {
-                Status::Synced
-            };
-            let mut r = TargetResult::new(target, status);
-            r.vendored_version = vendored_version(dir);
-            r.written = applied.written;
-            r.deleted = applied.deleted;
-            r
-        }
-        Err(e) => {
-            let mut r = TargetResult::new(target, Status::Error);
-            r.vendored_version = vendored_version(dir);
-            r.findings.push(
-                Diagnostic::error("sync-failed", target.path.clone(), e.to_string()).help(
-                    "fix the cause and sync again; every file is either old or new, never \
-                     half-written, and the copy names no version until it is complete",
-                ),
-            );
-            r
-        }
-    }
 }

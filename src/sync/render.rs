@@ -1,19 +1,18 @@
-//! What a sync run shows: the JSON `data` (everything), and the human report (one line per
-//! target, at most ten file names per drifted copy, a verdict that says what is wrong and the one
-//! command that fixes it).
+//! What a sync run shows: the JSON `data` (everything), the verdict, and the human report of
+//! `sync` (one line per target, at most ten file names per copy written); `sync --check` has its
+//! own grouped layout ([`super::check_report`]).
 
 use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
-use super::{Change, Outcome, Status, TargetResult};
+use super::{Outcome, Status, TargetResult};
 use crate::diag::{self, Severity, plural, style};
 use crate::show;
+use crate::suite::drift::drift_json;
 
-/// File names listed per target in the human report (all of them with `--verbose`).
+/// File names listed per target in the human report of `sync` (all of them with `--verbose`).
 pub const LISTED_FILES: usize = 10;
-
-const CHANGES: [Change; 3] = [Change::Missing, Change::Changed, Change::Extra];
 
 fn count(results: &[TargetResult], status: Status) -> usize {
     results.iter().filter(|r| r.status == status).count()
@@ -33,23 +32,19 @@ pub(super) fn json_data(outcome: &Outcome, results: &[TargetResult]) -> Value {
             });
             if outcome.check {
                 row["incomplete"] = r.incomplete.into();
-                if let Some(id) = &r.identity {
-                    if let serde_json::Value::Object(fields) = id.json() {
-                        for (k, v) in fields {
-                            row[k.as_str()] = v;
-                        }
-                    }
+                for (k, v) in drift_json(r.identity.as_ref(), &r.files, r.cases.as_ref()) {
+                    row[k.as_str()] = v;
                 }
-            }
-            if outcome.check {
-                row["missing"] = r.count(Change::Missing).into();
-                row["changed"] = r.count(Change::Changed).into();
-                row["extra"] = r.count(Change::Extra).into();
-                row["files"] = r
-                    .files
-                    .iter()
-                    .map(|(path, change)| json!({"path": path, "change": change.word()}))
-                    .collect();
+                row["group"] = r.group.into();
+                if r.status == Status::Error {
+                    row["error"] = r
+                        .findings
+                        .iter()
+                        .find(|d| d.severity == Severity::Error)
+                        .map_or(Value::Null, |d| {
+                            json!({"code": d.code, "file": d.file, "message": d.message, "help": d.help})
+                        });
+                }
             } else {
                 row["written"] = json!(r.written);
                 row["deleted"] = json!(r.deleted);
@@ -69,7 +64,7 @@ pub(super) fn json_data(outcome: &Outcome, results: &[TargetResult]) -> Value {
     ] {
         counts.insert(status.word().into(), count(results, status).into());
     }
-    json!({
+    let mut data = json!({
         "mode": if outcome.check { "check" } else { "sync" },
         "workspace": outcome.workspace.display().to_string(),
         "targets_file": outcome.targets_file.display().to_string(),
@@ -77,7 +72,20 @@ pub(super) fn json_data(outcome: &Outcome, results: &[TargetResult]) -> Value {
         "counts": counts,
         "fix": outcome.fix,
         "targets": rows,
-    })
+    });
+    if outcome.check {
+        data["groups"] = outcome
+            .groups
+            .iter()
+            .map(|g| {
+                json!({
+                    "status": g.status.word(),
+                    "targets": g.members.iter().map(|&i| &results[i].target.path).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+    }
+    data
 }
 
 /// The verdict and, when there is one, the fix (also the JSON `summary`).
@@ -197,7 +205,7 @@ fn plain_version(outcome: &Outcome, v: Option<&str>) -> String {
 
 /// The version column: the copy's version (or `unversioned`, `(interrupted)`, `+N edited`),
 /// against the canonical one when they differ.
-fn version_column(outcome: &Outcome, r: &TargetResult) -> String {
+pub(super) fn version_column(outcome: &Outcome, r: &TargetResult) -> String {
     match (&r.identity, r.vendored_version.as_deref()) {
         (Some(id), _) => {
             let short = show::text(&id.short());
@@ -211,27 +219,19 @@ fn version_column(outcome: &Outcome, r: &TargetResult) -> String {
     }
 }
 
-/// The per-target line: status, the copy's version (against the canonical one when they
-/// differ), what differs, and the target.
+/// The per-target line of `sync`: status, the copy's version (against the canonical one when
+/// they differ), what was written, and the target.
 fn target_line(outcome: &Outcome, r: &TargetResult, width: usize, color: bool) -> String {
     let version = version_column(outcome, r);
     let facts = match r.status {
-        Status::Drift => CHANGES
-            .iter()
-            .map(|c| (r.count(*c), c.word()))
-            .filter(|(n, _)| *n > 0)
-            .map(|(n, word)| format!("{n} {word}"))
-            .collect::<Vec<_>>()
-            .join(", "),
-        Status::NotVendored => format!("{} missing (no copy yet)", r.files.len()),
         Status::MissingRepo => "SDK repo not in workspace".to_string(),
         Status::Synced => format!(
             "{} written, {} deleted",
             diag::count(r.written.len(), "file", "files"),
             r.deleted.len()
         ),
-        Status::Error => "not checked: see below".to_string(),
-        Status::InSync | Status::Unchanged => String::new(),
+        Status::Error => "not synced: see below".to_string(),
+        _ => String::new(),
     };
     let status = diag::paint(
         &format!("{:<13}", r.status.word()),
@@ -245,41 +245,24 @@ fn target_line(outcome: &Outcome, r: &TargetResult, width: usize, color: bool) -
     line.trim_end().to_string()
 }
 
-/// The file list (and findings) of one target that needs attention.
+/// The files `sync` wrote and deleted in one target (and its errors).
 fn target_detail(r: &TargetResult, verbose: bool, color: bool) -> Option<String> {
     let mut out = String::new();
-    let names: Vec<(&str, &str)> = match r.status {
-        Status::Drift => r
-            .files
-            .iter()
-            .map(|(p, c)| (c.word(), p.as_str()))
-            .collect(),
-        Status::Synced => r
-            .written
-            .iter()
-            .map(|p| ("written", p.as_str()))
-            .chain(r.deleted.iter().map(|p| ("deleted", p.as_str())))
-            .collect(),
-        _ => Vec::new(),
-    };
+    let names: Vec<(&str, &str)> = r
+        .written
+        .iter()
+        .map(|p| ("written", p.as_str()))
+        .chain(r.deleted.iter().map(|p| ("deleted", p.as_str())))
+        .collect();
     let problems: Vec<_> = r
         .findings
         .iter()
-        .filter(|d| d.severity == Severity::Error && !d.code.starts_with("drift-"))
-        .filter(|_| r.status != Status::NotVendored)
+        .filter(|d| d.severity == Severity::Error)
         .collect();
     if names.is_empty() && problems.is_empty() {
         return None;
     }
     let _ = writeln!(out, "{}:", show::text(&r.target.path));
-    if let Some(id) = &r.identity {
-        let again = if id.interrupted {
-            "; sync it again"
-        } else {
-            ""
-        };
-        let _ = writeln!(out, "    copy: {}{again}", show::text(&id.describe()));
-    }
     let shown = if verbose {
         names.len()
     } else {
@@ -287,14 +270,6 @@ fn target_detail(r: &TargetResult, verbose: bool, color: bool) -> Option<String>
     };
     for (word, path) in &names[..shown] {
         let _ = writeln!(out, "    {word:<8} {}", show::text(path));
-        let diff = r.findings.iter().find(|d| {
-            d.detail.is_some() && d.file.strip_prefix(&r.target.path) == Some(&format!("/{path}"))
-        });
-        if let Some(detail) = diff.and_then(|d| d.detail.as_deref()) {
-            for line in detail.lines() {
-                let _ = writeln!(out, "        {}", show::text(line));
-            }
-        }
     }
     if shown < names.len() {
         let _ = writeln!(
@@ -313,7 +288,7 @@ fn target_detail(r: &TargetResult, verbose: bool, color: bool) -> Option<String>
 
 /// The style of a status word: green when all is well, yellow for a skipped or not yet vendored
 /// copy, red for drift and errors.
-fn status_style(status: Status) -> anstyle::Style {
+pub(super) fn status_style(status: Status) -> anstyle::Style {
     match status {
         Status::InSync | Status::Synced | Status::Unchanged => style::OK,
         Status::NotVendored | Status::MissingRepo => style::WARNING,
@@ -322,7 +297,7 @@ fn status_style(status: Status) -> anstyle::Style {
 }
 
 /// A summary line with its verdict word (`ok:`, `FAILED:`, `fix:`) styled.
-fn verdict_line(line: &str, color: bool) -> String {
+pub(super) fn verdict_line(line: &str, color: bool) -> String {
     let shown = show::text(line);
     for (word, style) in [
         ("ok:", style::OK),
@@ -334,6 +309,23 @@ fn verdict_line(line: &str, color: bool) -> String {
         }
     }
     shown
+}
+
+/// The first line of the report: the command, the targets, the workspace, the canonical suite.
+pub(super) fn header_line(outcome: &Outcome) -> String {
+    format!(
+        "{}: {} target{} in workspace {} (targets file {}), canonical suite {}",
+        if outcome.check {
+            "sync --check"
+        } else {
+            "sync"
+        },
+        outcome.results.len(),
+        plural(outcome.results.len()),
+        show::text(&outcome.workspace.display().to_string()),
+        show::text(&outcome.targets_file.display().to_string()),
+        show::text(&outcome.canonical_version)
+    )
 }
 
 /// The human report of a sync run, without colour.
@@ -375,20 +367,10 @@ pub fn render_human_styled(outcome: &Outcome, verbose: bool, color: bool) -> Str
             out.push_str("\n\n");
         }
     }
-    let _ = writeln!(
-        out,
-        "{}: {} target{} in workspace {} (targets file {}), canonical suite {}",
-        if outcome.check {
-            "sync --check"
-        } else {
-            "sync"
-        },
-        outcome.results.len(),
-        plural(outcome.results.len()),
-        show::text(&outcome.workspace.display().to_string()),
-        show::text(&outcome.targets_file.display().to_string()),
-        show::text(&outcome.canonical_version)
-    );
+    if outcome.check {
+        return super::check_report::render(outcome, &out, verbose, color);
+    }
+    let _ = writeln!(out, "{}", header_line(outcome));
     let width = outcome
         .results
         .iter()
@@ -399,9 +381,7 @@ pub fn render_human_styled(outcome: &Outcome, verbose: bool, color: bool) -> Str
     let _ = writeln!(
         out,
         "  {:<13} {:<width$} {:<28} TARGET",
-        "STATUS",
-        "VENDORED",
-        if outcome.check { "DIFFERS" } else { "CHANGED" }
+        "STATUS", "VENDORED", "CHANGED"
     );
     for r in &outcome.results {
         let _ = writeln!(out, "{}", target_line(outcome, r, width, color));

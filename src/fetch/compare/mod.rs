@@ -20,9 +20,10 @@ use crate::archive::LICENSE_FILE;
 use crate::archive::verify::{Fault, Sink};
 use crate::diag::{Diagnostic, Severity};
 use crate::error::{Error, Result};
-use crate::suite::load::{VENDORED_DIRS, VENDORED_FILES, is_vendored};
+use crate::suite::load::{MANIFEST, MAX_FILE_BYTES, VENDORED_DIRS, VENDORED_FILES, is_vendored};
 
 mod local;
+pub mod report;
 use local::{
     Local, UNKNOWN_SIZE, read_fault, same_as_file, small_file_differs, stream_equal,
     too_large_for_diff,
@@ -41,6 +42,9 @@ pub struct CompareOptions {
     pub diff: bool,
     /// What the expected side is called in messages and diff headers (e.g. `release 1.5.0`).
     pub expected_label: String,
+    /// Keep the expected manifest.json's bytes ([`Comparison::expected_manifest`]), to count
+    /// cases against it when the expected side is a stream (a release archive).
+    pub keep_manifest: bool,
 }
 
 /// The findings of a comparison.
@@ -52,6 +56,9 @@ pub struct Comparison {
     pub matched: usize,
     /// What the compared copy is: its version, known release, edited files.
     pub identity: crate::suite::releases::Identity,
+    /// With [`CompareOptions::keep_manifest`]: the expected manifest.json, when it was fed and
+    /// is at most [`MAX_FILE_BYTES`].
+    pub expected_manifest: Option<Vec<u8>>,
 }
 
 impl Comparison {
@@ -155,6 +162,7 @@ pub struct Comparer {
     /// Directory listings read so far (relative directory → entry name → kind).
     listings: HashMap<String, HashMap<String, Local>>,
     matched: usize,
+    expected_manifest: Option<Vec<u8>>,
 }
 
 impl Comparer {
@@ -178,6 +186,7 @@ impl Comparer {
             ancestors: HashMap::new(),
             listings: HashMap::new(),
             matched: 0,
+            expected_manifest: None,
         })
     }
 
@@ -254,6 +263,17 @@ impl Comparer {
     ) -> std::result::Result<(), Fault> {
         if !is_vendored(rel) {
             return Ok(());
+        }
+        if self.options.keep_manifest && rel == MANIFEST && size <= MAX_FILE_BYTES {
+            let mut kept = Vec::with_capacity(size as usize);
+            content
+                .take(size)
+                .read_to_end(&mut kept)
+                .map_err(|e| read_fault(e, rel))?;
+            self.options.keep_manifest = false;
+            let result = self.compare_file(rel, kept.len() as u64, &mut kept.as_slice());
+            self.expected_manifest = Some(kept);
+            return result;
         }
         self.expected_files.insert(rel.to_string());
         let label = self.label().to_string();
@@ -526,6 +546,7 @@ impl Comparer {
             identity: crate::suite::releases::identify(&self.dir),
             findings: self.findings,
             matched: self.matched,
+            expected_manifest: self.expected_manifest,
         })
     }
 }
@@ -546,124 +567,4 @@ impl Sink for Comparer {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn options() -> CompareOptions {
-        CompareOptions {
-            diff: true,
-            expected_label: "release 1.0.0".into(),
-        }
-    }
-
-    fn map(entries: &[(&str, &str)]) -> BTreeMap<String, Vec<u8>> {
-        entries
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.as_bytes().to_vec()))
-            .collect()
-    }
-
-    #[test]
-    fn vendored_set() {
-        assert!(is_vendored("manifest.json"));
-        assert!(is_vendored("fixtures/a.json"));
-        assert!(is_vendored("schema"));
-        assert!(!is_vendored("LICENSE"));
-        assert!(!is_vendored("manifest.json/x"));
-        assert!(!is_vendored("fixturesx/a.json"));
-    }
-
-    #[test]
-    fn identical_changed_missing_extra_unmanaged() {
-        let dir = tempfile::tempdir().unwrap();
-        let d = dir.path();
-        fs::create_dir_all(d.join("fixtures")).unwrap();
-        fs::write(d.join("CONFORMANCE_VERSION"), "1.0.0\n").unwrap();
-        fs::write(d.join("fixtures/a.json"), "{\"a\": 1}\n").unwrap();
-        fs::write(d.join("fixtures/extra.json"), "{}").unwrap();
-        fs::write(d.join("LICENSE"), "x").unwrap();
-        fs::write(d.join("ConformanceTest.php"), "<?php").unwrap();
-        let expected = map(&[
-            ("CONFORMANCE_VERSION", "1.0.0\n"),
-            ("fixtures/a.json", "{\"a\": 2}\n"),
-            ("manifest.json", "{}"),
-            ("LICENSE", "ignored"),
-        ]);
-        let c = compare_files(&expected, d, &options()).unwrap();
-        let codes: Vec<(&str, &str)> = c
-            .findings
-            .iter()
-            .map(|f| (f.code, f.file.as_str()))
-            .collect();
-        assert_eq!(
-            codes,
-            vec![
-                ("unmanaged-file", "ConformanceTest.php"),
-                ("drift-changed", "fixtures/a.json"),
-                ("drift-extra", "fixtures/extra.json"),
-                ("drift-missing", "manifest.json"),
-            ]
-        );
-        assert_eq!(c.matched, 1);
-        let diff = c.findings[1].detail.as_deref().unwrap();
-        assert!(
-            diff.contains("-{\"a\": 2}") && diff.contains("+{\"a\": 1}"),
-            "{diff}"
-        );
-        assert!(!c.is_clean());
-    }
-
-    #[test]
-    fn without_diff_a_longer_or_shorter_file_with_the_same_start_is_changed() {
-        let dir = tempfile::tempdir().unwrap();
-        let d = dir.path();
-        fs::create_dir_all(d.join("fixtures")).unwrap();
-        fs::write(d.join("fixtures/same.json"), "{\"a\": 1}").unwrap();
-        fs::write(d.join("fixtures/longer.json"), "{\"a\": 1}\n").unwrap();
-        fs::write(d.join("fixtures/shorter.json"), "{\"a\"").unwrap();
-        fs::write(d.join("fixtures/empty.json"), "").unwrap();
-        let expected = map(&[
-            ("fixtures/same.json", "{\"a\": 1}"),
-            ("fixtures/longer.json", "{\"a\": 1}"),
-            ("fixtures/shorter.json", "{\"a\": 1}"),
-            ("fixtures/empty.json", ""),
-        ]);
-        let plain = CompareOptions {
-            diff: false,
-            expected_label: "release 1.0.0".into(),
-        };
-        let c = compare_files(&expected, d, &plain).unwrap();
-        let changed: Vec<(&str, &str)> = c
-            .findings
-            .iter()
-            .map(|f| (f.code, f.file.as_str()))
-            .collect();
-        assert_eq!(
-            changed,
-            [
-                ("drift-changed", "fixtures/longer.json"),
-                ("drift-changed", "fixtures/shorter.json")
-            ]
-        );
-        assert!(
-            c.findings[0].message.contains("9 bytes here, 8 in"),
-            "{}",
-            c.findings[0].message
-        );
-        assert_eq!(c.matched, 2);
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn links_are_drift_not_followed() {
-        let dir = tempfile::tempdir().unwrap();
-        let elsewhere = tempfile::tempdir().unwrap();
-        fs::write(elsewhere.path().join("a.json"), "same").unwrap();
-        std::os::unix::fs::symlink(elsewhere.path(), dir.path().join("fixtures")).unwrap();
-        let c =
-            compare_files(&map(&[("fixtures/a.json", "same")]), dir.path(), &options()).unwrap();
-        assert_eq!(c.findings.len(), 1, "{:?}", c.findings);
-        assert_eq!(c.findings[0].code, "drift-type");
-        assert_eq!(c.findings[0].file, "fixtures");
-    }
-}
+mod tests;

@@ -1,0 +1,269 @@
+//! One target of a sync run: refused when its path or its copy holds a link or a file where a
+//! directory belongs; else compared with the canonical suite (`--check`) or written.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+
+use super::targets::Target;
+use super::{Change, Options, Status, TargetResult};
+use crate::diag::Diagnostic;
+use crate::error::{Error, Result};
+use crate::fetch::compare::{self, CompareOptions};
+use crate::shell;
+use crate::suite::drift;
+use crate::suite::load::VERSION_FILE;
+use crate::suite::vendor::{self, PathState};
+
+/// Checks or syncs every target. Targets are independent, so they are spread over a few threads.
+pub(super) fn check_targets(
+    options: &Options,
+    workspace: &Path,
+    targets: &[Target],
+    expected: &BTreeMap<String, Vec<u8>>,
+) -> Result<Vec<TargetResult>> {
+    let workers = std::thread::available_parallelism()
+        .map(usize::from)
+        .unwrap_or(1)
+        .clamp(1, 4)
+        .min(targets.len().max(1));
+    let chunk = targets.len().div_ceil(workers).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = targets
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|t| run_target(options, workspace, t, expected))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        let mut results = Vec::with_capacity(targets.len());
+        for handle in handles {
+            match handle.join() {
+                Ok(part) => results.extend(part),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        Ok(results)
+    })
+}
+
+/// The vendored CONFORMANCE_VERSION, if readable (never follows a link).
+fn vendored_version(dir: &Path) -> Option<String> {
+    let path = dir.join(VERSION_FILE);
+    let meta = fs::symlink_metadata(&path).ok()?;
+    if !meta.is_file() || meta.len() > 256 {
+        return None;
+    }
+    let text = fs::read_to_string(path).ok()?;
+    Some(shell::escape(text.trim()))
+}
+
+/// A target refused because `found` (a path relative to `base`, the workspace or the copy) is a
+/// link or not a directory: one finding that names the path, what it is, and what to do.
+fn refusal(
+    options: &Options,
+    workspace: &Path,
+    target: &Target,
+    found: &vendor::Unsafe,
+    inside_copy: bool,
+) -> Diagnostic {
+    let code = match found.kind {
+        "symlink" => "sync-symlink",
+        "not-a-directory" => "sync-not-a-directory",
+        _ => "sync-special-file",
+    };
+    let shown = if inside_copy {
+        format!("{}/{}", target.path, found.path)
+    } else {
+        found.path.clone()
+    };
+    let what = match found.kind {
+        "not-a-directory"
+            if fs::symlink_metadata(workspace.join(&shown)).is_ok_and(|m| m.is_file()) =>
+        {
+            "a regular file, not a directory"
+        }
+        _ => found.what(),
+    };
+    let message = format!(
+        "`{}` is {what}, so the copy was not {} (targets file line {})",
+        shell::escape(&shown),
+        if options.check { "compared" } else { "written" },
+        target.line
+    );
+    let then = shell::command(&options.fix_args());
+    let help = match (found.kind, inside_copy) {
+        ("symlink", true) => format!(
+            "bqsuite never reads or writes through a link: replace it with a regular file or \
+             delete it, then run `{then}`"
+        ),
+        ("symlink", false) => format!(
+            "bqsuite never reads or writes through a link: replace it with a real directory (or \
+             fix line {} of the targets file), then run `{then}`",
+            target.line
+        ),
+        (_, true) => format!("remove it, then run `{then}`"),
+        (_, false) => format!(
+            "move it out of the way (or fix line {} of the targets file), then run `{then}`",
+            target.line
+        ),
+    };
+    // Filed under the target (the message names the exact path): that is the row it belongs to.
+    Diagnostic::error(code, target.path.clone(), message).help(help)
+}
+
+fn run_target(
+    options: &Options,
+    workspace: &Path,
+    target: &Target,
+    expected: &BTreeMap<String, Vec<u8>>,
+) -> TargetResult {
+    let dir = workspace.join(&target.path);
+    let failed = |d: Diagnostic| {
+        let mut r = TargetResult::new(target, Status::Error);
+        r.findings.push(d);
+        r
+    };
+    let state = match vendor::check_path(workspace, &target.path) {
+        Ok(Ok(state)) => state,
+        Ok(Err(found)) => return failed(refusal(options, workspace, target, &found, false)),
+        Err(e) => {
+            return failed(Diagnostic::error(
+                "sync-io",
+                target.path.clone(),
+                e.to_string(),
+            ));
+        }
+    };
+    if state == PathState::Present {
+        match vendor::check_entries(&dir) {
+            Ok(Ok(())) => {}
+            Ok(Err(found)) => {
+                return failed(refusal(options, workspace, target, &found, true));
+            }
+            Err(e) => {
+                return failed(Diagnostic::error(
+                    "sync-io",
+                    target.path.clone(),
+                    e.to_string(),
+                ));
+            }
+        }
+    }
+    match state {
+        PathState::RepoMissing => TargetResult::new(target, Status::MissingRepo),
+        PathState::TargetMissing if options.check => {
+            let mut r = TargetResult::new(target, Status::NotVendored);
+            r.findings.push(Diagnostic::error(
+                "sync-not-vendored",
+                target.path.clone(),
+                format!(
+                    "the vendored directory does not exist ({} missing)",
+                    crate::diag::count(expected.len(), "file", "files")
+                ),
+            ));
+            r.files = expected
+                .keys()
+                .map(|rel| (rel.clone(), Change::Missing))
+                .collect();
+            drift::sort_files(&mut r.files);
+            r.fingerprint = Some("not-vendored".into());
+            r
+        }
+        _ if options.check => check_target(options, target, &dir, expected),
+        _ => write_target(target, &dir, expected, state == PathState::Present),
+    }
+}
+
+fn check_target(
+    options: &Options,
+    target: &Target,
+    dir: &Path,
+    expected: &BTreeMap<String, Vec<u8>>,
+) -> TargetResult {
+    let compare_options = CompareOptions {
+        diff: options.diff,
+        expected_label: "the canonical suite".into(),
+        keep_manifest: false,
+    };
+    let comparison = match compare::compare_files(expected, dir, &compare_options) {
+        Ok(c) => c,
+        Err(e) => {
+            let mut r = TargetResult::new(target, Status::Error);
+            r.findings.push(Diagnostic::error(
+                "sync-io",
+                target.path.clone(),
+                e.to_string(),
+            ));
+            return r;
+        }
+    };
+    let status = if comparison.is_clean() {
+        Status::InSync
+    } else {
+        Status::Drift
+    };
+    let mut r = TargetResult::new(target, status);
+    r.vendored_version = vendored_version(dir);
+    let identity = comparison.identity.clone();
+    r.incomplete = identity.interrupted;
+    r.identity = Some(identity);
+    r.matched = comparison.matched;
+    for mut d in comparison.findings {
+        if let Some(change) = Change::of_code(d.code) {
+            r.files.push((d.file.clone(), change));
+        }
+        d.file = format!("{}/{}", target.path, d.file);
+        r.findings.push(d);
+    }
+    drift::sort_files(&mut r.files);
+    r.fingerprint = if status == Status::InSync {
+        Some("in-sync".into())
+    } else {
+        drift::fingerprint(dir, &r.files)
+    };
+    r
+}
+
+fn write_target(
+    target: &Target,
+    dir: &Path,
+    expected: &BTreeMap<String, Vec<u8>>,
+    present: bool,
+) -> TargetResult {
+    let result = (|| {
+        if !present {
+            // The repository exists and nothing on the way is a link (checked); create the rest.
+            fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, e))?;
+        }
+        vendor::apply(dir, expected)
+    })();
+    match result {
+        Ok(applied) => {
+            let status = if applied.is_empty() {
+                Status::Unchanged
+            } else {
+                Status::Synced
+            };
+            let mut r = TargetResult::new(target, status);
+            r.vendored_version = vendored_version(dir);
+            r.written = applied.written;
+            r.deleted = applied.deleted;
+            r
+        }
+        Err(e) => {
+            let mut r = TargetResult::new(target, Status::Error);
+            r.vendored_version = vendored_version(dir);
+            r.findings.push(
+                Diagnostic::error("sync-failed", target.path.clone(), e.to_string()).help(
+                    "fix the cause and sync again; every file is either old or new, never \
+                     half-written, and the copy names no version until it is complete",
+                ),
+            );
+            r
+        }
+    }
+}

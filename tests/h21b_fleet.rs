@@ -1,0 +1,362 @@
+//! Issue 21 items 2-4 and bad input for `sync --check`, on a workspace shaped like the real
+//! fleet: the 25 targets of the repository's sync-targets.txt, babelqueue-java,
+//! babelqueue-java-redis and babelqueue-dotnet-redis not cloned, and the 22 others holding the
+//! unversioned upstream copy (tests/data/upstream-suite without its CONFORMANCE_VERSION), byte for
+//! byte the same.
+//!
+//! - each copy's cases are counted against the suite's, and the counts agree with an independent
+//!   count ([`h21b_support::independent`]) for the upstream copy and every real release;
+//! - copies that drifted the same way are one block; the human report stays under 60 lines; the
+//!   most important files come first; no copy is called interrupted;
+//! - annotations stay within GitHub's 10 per level, plus one notice;
+//! - a manifest that is not JSON, a copy path that is a regular file, a link inside a copy: one
+//!   line each, an `error` row each, the rest of the fleet still reported, exit 1.
+#![cfg(unix)]
+
+mod common;
+mod h21b_support;
+
+use std::fs;
+
+use common::{code, copy_tree, row, run_in, stderr, stdout};
+use h21b_support::*;
+use serde_json::Value;
+
+#[test]
+fn the_independent_count_is_not_trivial() {
+    // Guards the guard: the releases differ from 1.8.0 in every way the counts report.
+    let suite = data("real-releases/1.8.0");
+    let dir = tempfile::tempdir().unwrap();
+    let all: Vec<_> = old_copies(dir.path())
+        .into_iter()
+        .map(|(name, path)| (name, independent(&path, &suite)))
+        .collect();
+    let by = |name: &str| all.iter().find(|(n, _)| n == name).unwrap().1.clone();
+    assert_eq!(by("1.8.0").0 + by("1.8.0").1 + by("1.8.0").2, 0);
+    assert!(by("upstream").0 > 600, "{:?}", by("upstream"));
+    assert!(
+        all.iter().any(|(_, c)| c.1 > 0),
+        "no release changes a case: {all:?}"
+    );
+    assert!(
+        all.iter().any(|(_, c)| c.2 > 0),
+        "no release has a case 1.8.0 lacks: {all:?}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// sync --check.
+
+#[test]
+fn the_real_fleet_is_one_short_block_that_names_every_copy_once() {
+    let fleet = Fleet::new();
+    let out = fleet.check(&[]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() <= 60, "{} lines:\n{text}", lines.len());
+    // Never interrupted, never incomplete: the copies name no version anywhere.
+    assert!(
+        !text.contains("interrupted") && !text.contains("incomplete"),
+        "{text}"
+    );
+    // One block for the 22 identical copies, which says they are unversioned and counts cases.
+    let blocks: Vec<&str> = text
+        .split("\n\n")
+        .filter(|b| b.starts_with("drift: "))
+        .collect();
+    assert_eq!(blocks.len(), 1, "{text}");
+    let block: Vec<&str> = blocks[0].lines().collect();
+    assert!(
+        block[0].starts_with("drift: 22 copies, unversioned -> 1.8.0"),
+        "{text}"
+    );
+    assert!(block[1].starts_with("    copy:  unversioned"), "{text}");
+    assert!(
+        block[2].starts_with(
+            "    cases: 654 of 710 missing, 0 changed, 0 extra; 22 of 32 sections missing ("
+        ),
+        "{text}"
+    );
+    // The two real differences first, not behind "... and N more".
+    let files: Vec<&str> = block
+        .iter()
+        .filter(|l| l.starts_with("      missing ") || l.starts_with("      changed "))
+        .copied()
+        .collect();
+    assert_eq!(files[0], "      changed  manifest.json", "{text}");
+    assert_eq!(files[1], "      missing  CONFORMANCE_VERSION", "{text}");
+    assert!(files[2].ends_with("schema/results.example.json"), "{text}");
+    assert!(files[3].ends_with("schema/results.schema.json"), "{text}");
+    assert!(files.len() <= 10, "{text}");
+    // Every target named exactly once; the three absent repositories in one block.
+    for target in real_targets() {
+        let named = lines
+            .iter()
+            .filter(|l| l.trim() == target || l.contains(&format!(" {target}, ")))
+            .count();
+        assert_eq!(named, 1, "{target}:\n{text}");
+    }
+    assert!(
+        text.contains(
+            "\nmissing-repo: 3 targets whose SDK repository is not in the workspace ..\n"
+        ),
+        "{text}"
+    );
+    assert_eq!(
+        text.matches("bqsuite sync --suite suite --workspace ..")
+            .count(),
+        1,
+        "{text}"
+    );
+    // --verbose lists every file (and stays one block).
+    let verbose = stdout(&fleet.check(&["--verbose"]));
+    assert!(
+        verbose.contains("      missing  fixtures/wrong-case-keys-roundtrip.json"),
+        "{verbose}"
+    );
+    assert!(!verbose.contains("more (`--verbose`"), "{verbose}");
+}
+
+#[test]
+fn the_real_fleet_json_counts_cases_and_groups_the_copies() {
+    let fleet = Fleet::new();
+    let out = fleet.check(&["--format", "json"]);
+    assert_eq!(code(&out), 1);
+    let doc = json(&out);
+    let want = independent(&data("upstream-suite"), &common::bundled_suite());
+    let drifted: Vec<String> = real_targets()
+        .into_iter()
+        .filter(|t| !NOT_CLONED.contains(&repo_of(t)))
+        .collect();
+    assert_eq!(drifted.len(), 22);
+    for target in &drifted {
+        let r = row(&doc, target);
+        assert_eq!(r["status"], "drift", "{r:#}");
+        assert_eq!(r["unversioned"], true);
+        assert_eq!(r["interrupted"], false);
+        assert_eq!(r["incomplete"], false);
+        assert_eq!(counted(r), want, "{target}");
+        assert_eq!(r["cases_not_counted"], Value::Null);
+        assert_eq!(
+            (r["missing"].as_u64(), r["changed"].as_u64()),
+            (Some(53), Some(1))
+        );
+        assert_eq!(r["files"][0]["path"], "manifest.json");
+        assert_eq!(r["group"], 0);
+    }
+    let groups = doc["data"]["groups"].as_array().unwrap();
+    assert_eq!(groups.len(), 1, "{groups:#?}");
+    assert_eq!(groups[0]["status"], "drift");
+    assert_eq!(groups[0]["targets"].as_array().unwrap().len(), 22);
+    for repo in NOT_CLONED {
+        let r = doc["data"]["targets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["repo"] == repo)
+            .unwrap();
+        assert_eq!(r["status"], "missing-repo");
+        assert_eq!(r["group"], Value::Null);
+    }
+    // Every file finding is still there, and one summary finding for the group comes first.
+    let diags = doc["diagnostics"].as_array().unwrap();
+    assert_eq!(
+        diags
+            .iter()
+            .filter(|d| d["code"] == "drift-missing")
+            .count(),
+        22 * 53
+    );
+    assert_eq!(diags[0]["code"], "copy-drift");
+    assert_eq!(
+        diags.iter().filter(|d| d["code"] == "copy-drift").count(),
+        1
+    );
+}
+
+#[test]
+fn every_real_release_is_counted_like_the_independent_count() {
+    // One target per real release (and the upstream copy), against the real 1.8.0.
+    let dir = tempfile::tempdir().unwrap();
+    let ws = dir.path().join("ws");
+    let mut targets = String::new();
+    let copies = old_copies(&dir.path().join("copies"));
+    for (name, path) in &copies {
+        let target = format!("sdk-{name}/tests/conformance");
+        copy_tree(path, &ws.join(&target));
+        if name == "upstream" {
+            let _ = fs::remove_file(ws.join(&target).join("CONFORMANCE_VERSION"));
+        }
+        targets.push_str(&target);
+        targets.push('\n');
+    }
+    fs::write(dir.path().join("targets.txt"), targets).unwrap();
+    let suite = data("real-releases/1.8.0");
+    let out = run_in(
+        dir.path(),
+        &[
+            "sync",
+            "--check",
+            "--suite",
+            suite.to_str().unwrap(),
+            "--workspace",
+            "ws",
+            "--targets",
+            "targets.txt",
+            "--format",
+            "json",
+        ],
+        &[],
+    );
+    let doc = json(&out);
+    for (name, path) in &copies {
+        let r = row(&doc, &format!("sdk-{name}/tests/conformance"));
+        assert_eq!(counted(r), independent(path, &suite), "{name}");
+    }
+    assert_eq!(
+        row(&doc, "sdk-1.8.0/tests/conformance")["status"],
+        "in-sync"
+    );
+}
+
+#[test]
+fn sync_check_annotations_stay_within_what_github_shows() {
+    let fleet = Fleet::new();
+    let out = fleet.check(&["--format", "github"]);
+    assert_eq!(code(&out), 1);
+    let text = stdout(&out);
+    let level = |l: &str| {
+        text.lines()
+            .filter(|x| x.starts_with(&format!("::{l} ")))
+            .count()
+    };
+    assert!(level("error") <= 10 && level("warning") <= 10, "{text}");
+    // One annotation for the 22 copies, with the counts and the fix; then one notice.
+    assert_eq!(level("error"), 1, "{text}");
+    let group = text.lines().find(|l| l.starts_with("::error ")).unwrap();
+    assert!(
+        group.contains(
+            "title=copy-drift::22 copies (unversioned) differ from the canonical suite 1.8.0"
+        ),
+        "{group}"
+    );
+    assert!(group.contains("cases: 654 of 710 missing"), "{group}");
+    assert!(
+        group.contains("first: manifest.json changed, CONFORMANCE_VERSION missing"),
+        "{group}"
+    );
+    assert!(
+        group.contains("help: `bqsuite sync --suite suite --workspace ..` re-vendors them"),
+        "{group}"
+    );
+    assert_eq!(level("notice"), 1, "{text}");
+    let notice = text.lines().last().unwrap();
+    assert!(
+        notice.starts_with(&format!(
+            "::notice title=bqsuite%3A more findings::{} more findings",
+            22 * 54
+        )),
+        "{notice}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bad input.
+
+#[test]
+fn bad_copies_are_one_line_and_an_error_row_each_and_the_rest_is_still_reported() {
+    let fleet = Fleet::new();
+    let ws = fleet.ws();
+    let targets = real_targets();
+    let (not_json, is_file, linked) = (&targets[0], &targets[1], &targets[2]);
+    fs::write(
+        ws.join(not_json).join("manifest.json"),
+        "{\"schema_version\": 1,\n",
+    )
+    .unwrap();
+    fs::remove_dir_all(ws.join(is_file)).unwrap();
+    fs::write(ws.join(is_file), "not a directory\n").unwrap();
+    std::os::unix::fs::symlink(
+        "/etc/hostname",
+        ws.join(linked).join("fixtures/linked.json"),
+    )
+    .unwrap();
+
+    let out = fleet.check(&[]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let text = stdout(&out);
+    let errors: Vec<&str> = text.lines().filter(|l| l.starts_with("error: ")).collect();
+    assert_eq!(errors.len(), 3, "{text}");
+    let line = |needle: &str| {
+        *errors
+            .iter()
+            .find(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("no line for {needle}:\n{text}"))
+    };
+    let bad = line(&format!(
+        "`{not_json}/manifest.json` is not JSON (line 2, column 1"
+    ));
+    assert!(
+        bad.contains("`bqsuite sync --suite suite --workspace ..` re-vendors it"),
+        "{bad}"
+    );
+    let file = line(&format!("`{is_file}` is a regular file, not a directory"));
+    assert!(
+        file.contains("move it out of the way")
+            && file.contains("then run `bqsuite sync --suite suite --workspace ..`"),
+        "{file}"
+    );
+    let link = line(&format!(
+        "`{linked}/fixtures/linked.json` is a symbolic link"
+    ));
+    assert!(
+        link.contains("replace it with a regular file or delete it"),
+        "{link}"
+    );
+    // The rest of the fleet: the 19 others, one block.
+    assert!(
+        text.contains("\ndrift: 19 copies, unversioned -> 1.8.0"),
+        "{text}"
+    );
+    assert!(text.lines().count() <= 60, "{text}");
+
+    let doc = json(&fleet.check(&["--format", "json"]));
+    for (target, code_name) in [
+        (not_json, "sync-bad-manifest"),
+        (is_file, "sync-not-a-directory"),
+        (linked, "sync-symlink"),
+    ] {
+        let r = row(&doc, target);
+        assert_eq!(r["status"], "error", "{r:#}");
+        assert_eq!(r["error"]["code"], code_name, "{r:#}");
+        assert_eq!(r["cases"], Value::Null);
+    }
+    assert!(
+        row(&doc, not_json)["cases_not_counted"]
+            .as_str()
+            .unwrap()
+            .contains("not JSON")
+    );
+    assert_eq!(doc["data"]["counts"]["error"], 3);
+    assert_eq!(doc["data"]["counts"]["drift"], 19);
+}
+
+#[test]
+fn a_manifest_that_is_json_but_no_suite_is_drift_without_counts() {
+    let fleet = Fleet::new();
+    let target = &real_targets()[0];
+    fs::write(fleet.ws().join(target).join("manifest.json"), "[1, 2]\n").unwrap();
+    let out = fleet.check(&["--format", "json"]);
+    assert_eq!(code(&out), 1);
+    let doc = json(&out);
+    let r = row(&doc, target);
+    assert_eq!(r["status"], "drift");
+    assert_eq!(r["cases"], Value::Null);
+    assert_eq!(r["cases_not_counted"], "manifest.json is not a JSON object");
+    let text = stdout(&fleet.check(&[]));
+    assert!(
+        text.contains("    cases: not counted: manifest.json is not a JSON object\n"),
+        "{text}"
+    );
+}
