@@ -395,7 +395,7 @@ fn cases_cell(t: &Value) -> String {
 }
 
 /// The copies of a report: `data.targets[]` (sync), or `data.copy` of `data.destination`
-/// (fetch --check), each with its target name and status.
+/// (fetch --check, `data.dest` its directory), each with its target name and status.
 fn copies(data: &Value) -> Vec<(String, String, &Value)> {
     let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).unwrap_or("").to_string();
     if let Some(targets) = data.get("targets").and_then(Value::as_array) {
@@ -404,9 +404,9 @@ fn copies(data: &Value) -> Vec<(String, String, &Value)> {
             .map(|t| (text(t, "target"), text(t, "status"), t))
             .collect();
     }
-    match (data.get("destination"), data.get("copy")) {
+    match (data.get("dest"), data.get("copy")) {
         (Some(dest), Some(copy)) if dest.is_string() && copy.get("files").is_some() => {
-            vec![(text(data, "destination"), text(data, "status"), copy)]
+            vec![(text(data, "dest"), text(data, "status"), copy)]
         }
         _ => Vec::new(),
     }

@@ -168,7 +168,8 @@ fn a_missing_default_suite_says_how_to_pass_another() {
 }
 
 /// Every document carries these keys, success or not.
-const DOCUMENT_KEYS: [&str; 9] = [
+const DOCUMENT_KEYS: [&str; 10] = [
+    "format_version",
     "command",
     "subject",
     "ok",

@@ -121,9 +121,11 @@ fn fetch_check_json_carries_the_release_and_the_drift_object_of_a_sync_target() 
         .map(|b| format!("{b:02x}"))
         .collect();
     assert_eq!(d["version"], "1.8.0");
-    assert_eq!(d["sha256"], sha);
-    assert_eq!(d["bytes"], asset.len());
-    assert_eq!(d["destination"], "tests/conformance");
+    assert_eq!(d["asset"]["sha256"], sha);
+    assert_eq!(d["asset"]["size"], asset.len());
+    assert_eq!(d["dest"], "tests/conformance");
+    assert_eq!(d["mode"], "check");
+    assert_eq!(d["checksum"]["matched"], true);
     assert_eq!(d["status"], "drift");
     assert!(
         d["fix"]

@@ -141,6 +141,19 @@ fn fetch_check_documents_conform() {
     fs::write(copy.join("fixtures/order-created.json"), "{}\n").unwrap();
     let doc = run(cwd, &["fetch", "--check", "1.8.0", s(&copy)], &env, 1);
     assert!(doc["data"]["fix"].is_string());
+    assert_eq!(doc["data"]["mode"], "check");
+    assert_eq!(doc["data"]["copy"]["changed"], 1);
+    // A refused asset: the release facts are there, the comparison is not.
+    let pin = "0".repeat(64);
+    let doc = run(
+        cwd,
+        &["fetch", "--check", "1.8.0", s(&copy), "--sha256", &pin],
+        &env,
+        1,
+    );
+    assert_eq!(doc["data"]["checksum"]["matched"], false);
+    assert_eq!(doc["data"]["copy"], Value::Null);
+    assert_eq!(doc["data"]["status"], Value::Null);
     let doc = run(cwd, &["fetch", "--check", "1.8.0", "absent"], &env, 2);
     assert_eq!(doc["error"]["kind"], "not-found");
 }
@@ -215,7 +228,27 @@ fn sync_check_documents_conform() {
         "{}\n",
     )
     .unwrap();
-    run_sync(dir.path(), &["--check"], 1);
+    let doc = run_sync(dir.path(), &["--check"], 1);
+    let row = row(&doc, "php-sdk/tests/conformance");
+    assert_eq!(row["status"], "drift");
+    assert_eq!(row["group"], 0);
+    assert_eq!(doc["data"]["groups"][0]["status"], "drift");
+    // The row's shape is closed: the schema refuses a field it does not describe, and a count
+    // that is not a number.
+    let mut wrong = doc.clone();
+    wrong["data"]["targets"][0]["surprise"] = json!(1);
+    assert!(!violations(&wrong).is_empty());
+    let mut wrong = doc.clone();
+    wrong["data"]["targets"][0]["cases"]["missing"] = json!("many");
+    assert!(!violations(&wrong).is_empty());
+
+    // Every line refused: nothing compared, and still the facts.
+    let refused = workspace("/etc/conformance\n");
+    let doc = run_sync(refused.path(), &["--check"], 1);
+    assert_eq!(doc["data"]["mode"], "check");
+    assert_eq!(doc["data"]["targets"], json!([]));
+    assert_eq!(doc["data"]["groups"], json!([]));
+
     fs::remove_dir_all(dir.path().join("ws")).unwrap();
     run_sync(dir.path(), &["--check"], 2);
 }

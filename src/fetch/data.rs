@@ -1,4 +1,6 @@
-//! The `data` of `fetch --format json` when it unpacks or updates (not `--check`).
+//! The `data` of `fetch --format json`: the facts every mode shares (the release, the asset as it
+//! was read, where its expected sha256 came from), to which `--check` adds its comparison
+//! (`compare::report::settle`).
 
 use serde_json::{Value, json};
 
@@ -17,14 +19,11 @@ pub(super) struct Checked {
 }
 
 impl Run<'_> {
-    /// The `data` of a fetch or `--update` (not `--check`): the version, DEST, the asset with the
-    /// sha256 it was read with and where the expected one came from, and what was written. Parts
-    /// not reached (a refusal) are `null`.
-    pub(super) fn unpack_data(
-        &self,
-        unpacked: Option<&Summary>,
-        applied: Option<&Applied>,
-    ) -> Value {
+    /// The `data` of a fetch, `--update` or `--check`: the mode, the version, DEST, the asset with
+    /// the sha256 it was read with and where the expected one came from, and what was unpacked
+    /// and written (`null` for `--check`, which writes nothing). Parts not reached (a refusal)
+    /// are `null`.
+    pub(super) fn data(&self, unpacked: Option<&Summary>, applied: Option<&Applied>) -> Value {
         let (sha256, size) = match &self.seen {
             Some((digest, bytes)) => (Some(digest.as_str()), Some(*bytes)),
             None => (None, None),
@@ -38,8 +37,15 @@ impl Run<'_> {
             })
         });
         let update = self.options.update;
-        json!({
-            "mode": if update { "update" } else { "fetch" },
+        let mode = if self.options.check {
+            "check"
+        } else if update {
+            "update"
+        } else {
+            "fetch"
+        };
+        let mut data = json!({
+            "mode": mode,
             "version": self.version,
             "dest": self.options.dest.display().to_string(),
             "asset": {
@@ -53,6 +59,13 @@ impl Run<'_> {
             "bytes": unpacked.map(|s| s.bytes),
             "written": applied.map(|a| &a.written).filter(|_| update),
             "deleted": applied.map(|a| &a.deleted).filter(|_| update),
-        })
+        });
+        if self.options.check {
+            // What the comparison adds; `null` until the copy is compared.
+            for key in ["status", "fix", "copy"] {
+                data[key] = Value::Null;
+            }
+        }
+        data
     }
 }

@@ -219,9 +219,7 @@ impl Run<'_> {
                     d.file = asset_name(self.version);
                 }
                 self.report.push(*d);
-                if !self.options.check {
-                    self.report.data = self.unpack_data(None, None);
-                }
+                self.report.data = self.data(None, None);
                 Ok(self.report)
             }
             Fault::Failed(e) => Err(e),
@@ -318,6 +316,7 @@ impl Run<'_> {
             Some(progress),
             &mut comparer,
         )?;
+        self.seen = Some((pass.digest.clone(), pass.bytes));
         let (_, bytes, digest) = self.judge(pass, expected)?;
         let comparison = comparer.finish()?;
         self.report.subject = dir.display().to_string();
@@ -330,13 +329,15 @@ impl Run<'_> {
         self.push_verified(bytes, &digest, expected);
         let facts = compare::report::Facts {
             version: self.version,
-            asset: asset_name(self.version),
-            sha256: &digest,
-            bytes,
             destination: dir,
             fix: &fix,
         };
-        compare::report::settle(&mut self.report, comparison, &facts);
+        let checked = compare::report::settle(&mut self.report, comparison, &facts);
+        let mut data = self.data(None, None);
+        if let Some(object) = data.as_object_mut() {
+            object.extend(checked);
+        }
+        self.report.data = data;
         Ok(())
     }
 
@@ -403,7 +404,7 @@ impl Run<'_> {
                     summary.bytes,
                     self.options.dest.display()
                 ));
-                self.report.data = self.unpack_data(Some(&summary), None);
+                self.report.data = self.data(Some(&summary), None);
             }
             Target::Update(pinned) => {
                 // DIR is still the directory pinned at the start (not swapped for a link).
@@ -430,7 +431,7 @@ impl Run<'_> {
                     let lines = update::summary(&self.options.dest, self.version, &applied);
                     self.report.summary.extend(lines);
                 }
-                self.report.data = self.unpack_data(Some(&summary), Some(&applied));
+                self.report.data = self.data(Some(&summary), Some(&applied));
             }
         }
         Ok(())

@@ -259,9 +259,7 @@ pub fn sync(options: &Options) -> Result<Outcome> {
                 shell::command(&["validate".into(), shell::arg(&options.suite)])
             )),
         );
-        if !options.check {
-            report.data = render::json_data(&outcome, &[]);
-        }
+        report.data = render::json_data(&outcome, &[]);
         outcome.report = report;
         return Ok(outcome);
     }
@@ -299,9 +297,7 @@ pub fn sync(options: &Options) -> Result<Outcome> {
             "FAILED: every line of the targets file {} was refused, so nothing was checked",
             shell::escape(&targets_file.display().to_string())
         ));
-        if !options.check {
-            report.data = render::json_data(&outcome, &[]);
-        }
+        report.data = render::json_data(&outcome, &[]);
         outcome.report = report;
         return Ok(outcome);
     }

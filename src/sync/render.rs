@@ -36,15 +36,15 @@ pub(super) fn json_data(outcome: &Outcome, results: &[TargetResult]) -> Value {
                     row[k.as_str()] = v;
                 }
                 row["group"] = r.group.into();
-                if r.status == Status::Error {
-                    row["error"] = r
-                        .findings
-                        .iter()
-                        .find(|d| d.severity == Severity::Error)
-                        .map_or(Value::Null, |d| {
-                            json!({"code": d.code, "file": d.file, "message": d.message, "help": d.help})
-                        });
-                }
+                // Every row has the key: the first error of a target that could not be checked.
+                row["error"] = r
+                    .findings
+                    .iter()
+                    .find(|d| d.severity == Severity::Error)
+                    .filter(|_| r.status == Status::Error)
+                    .map_or(Value::Null, |d| {
+                        json!({"code": d.code, "file": d.file, "message": d.message, "help": d.help})
+                    });
             } else {
                 row["written"] = json!(r.written);
                 row["deleted"] = json!(r.deleted);

@@ -19,9 +19,6 @@ pub const LISTED_FILES: usize = 10;
 /// The facts of a verified release a copy was compared with.
 pub struct Facts<'a> {
     pub version: &'a str,
-    pub asset: String,
-    pub sha256: &'a str,
-    pub bytes: u64,
     pub destination: &'a Path,
     /// The command that re-vendors the copy.
     pub fix: &'a str,
@@ -29,11 +26,14 @@ pub struct Facts<'a> {
 
 /// Adds the comparison to `report`: the summary finding (when the copy drifted) and every
 /// per-file finding, the summary lines (`copy:`, `cases:`, `files:`, `fix:`) after those already
-/// there, and `data`:
-/// `{version, asset, sha256, bytes, destination, status, fix, copy}` where `status` is `in-sync`
-/// or `drift` and `copy` is the drift object ([`drift_json`]) plus `matched` and `unmanaged`
-/// (the SDK's own top-level entries, left alone).
-pub fn settle(report: &mut Report, comparison: Comparison, facts: &Facts<'_>) {
+/// there. Returns what `data` adds to fetch's own facts: `{status, fix, copy}` where `status` is
+/// `in-sync` or `drift` and `copy` is the drift object ([`drift_json`]) plus `matched` and
+/// `unmanaged` (the SDK's own top-level entries, left alone).
+pub fn settle(
+    report: &mut Report,
+    comparison: Comparison,
+    facts: &Facts<'_>,
+) -> serde_json::Map<String, Value> {
     let drifted = !comparison.is_clean();
     let mut files: Vec<(String, Change)> = comparison
         .findings
@@ -97,16 +97,14 @@ pub fn settle(report: &mut Report, comparison: Comparison, facts: &Facts<'_>) {
     let mut copy = drift_json(Some(identity), &files, cases.as_ref());
     copy.insert("matched".into(), comparison.matched.into());
     copy.insert("unmanaged".into(), json!(unmanaged));
-    report.data = json!({
-        "version": facts.version,
-        "asset": facts.asset,
-        "sha256": facts.sha256,
-        "bytes": facts.bytes,
-        "destination": facts.destination.display().to_string(),
-        "status": if drifted { "drift" } else { "in-sync" },
-        "fix": drifted.then_some(fix),
-        "copy": copy,
-    });
+    let mut data = serde_json::Map::new();
+    data.insert(
+        "status".into(),
+        json!(if drifted { "drift" } else { "in-sync" }),
+    );
+    data.insert("fix".into(), json!(drifted.then_some(fix)));
+    data.insert("copy".into(), Value::Object(copy));
+    data
 }
 
 /// The human report of a `fetch --check` that compared a copy; `None` for any other report (a
@@ -127,7 +125,7 @@ pub fn render_human(report: &Report, color: bool, fix_line: bool) -> Option<Stri
         })
         .collect();
     let text = |key: &str| data.get(key).and_then(Value::as_str).unwrap_or_default();
-    let destination = text("destination");
+    let destination = text("dest");
     let version = text("version");
     let mut out = String::new();
     // Problems other than the copy's drift (none in a normal run), the usual way.
