@@ -31,10 +31,24 @@ fn leading_literal(text: &str) -> Option<&str> {
     Some(&rest[..rest.find('"')?])
 }
 
-/// Every code the source hands to `Diagnostic::error/warning/note` as a literal, and every code
-/// of a `CODES` table; test modules (`#[cfg(test)] mod ...`) are left out.
+/// The constant named at the start of `text` (after whitespace; `drift::SUMMARY_CODE` gives
+/// `SUMMARY_CODE`), if any.
+fn leading_constant(text: &str) -> Option<&str> {
+    let text = text.trim_start();
+    let end = text
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
+        .unwrap_or(text.len());
+    let name = text[..end].rsplit("::").next()?;
+    (!name.is_empty() && name.chars().all(|c| c.is_ascii_uppercase() || c == '_')).then_some(name)
+}
+
+/// Every code the source hands to `Diagnostic::error/warning/note` as a literal or as a string
+/// constant, and every code of a `CODES` table; test modules (`#[cfg(test)] mod ...`) are left
+/// out.
 fn codes_in_source() -> BTreeSet<String> {
     let mut codes = BTreeSet::new();
+    let mut constants = std::collections::BTreeMap::new();
+    let mut named = BTreeSet::new();
     for entry in walkdir::WalkDir::new(repo().join("src")) {
         let entry = entry.unwrap();
         if entry.path().extension().is_none_or(|x| x != "rs") {
@@ -48,9 +62,20 @@ fn codes_in_source() -> BTreeSet<String> {
             "Diagnostic::note(",
         ] {
             for (at, _) in text.match_indices(call) {
-                if let Some(code) = leading_literal(&text[at + call.len()..]) {
+                let argument = &text[at + call.len()..];
+                if let Some(code) = leading_literal(argument) {
                     codes.insert(code.to_string());
+                } else if let Some(name) = leading_constant(argument) {
+                    named.insert(name.to_string());
                 }
+            }
+        }
+        for (at, _) in text.match_indices("const ") {
+            let line = text[at + "const ".len()..].lines().next().unwrap_or("");
+            if let Some((name, rest)) = line.split_once(": &str = ")
+                && let Some(value) = leading_literal(rest)
+            {
+                constants.insert(name.trim().to_string(), value.to_string());
             }
         }
         for (at, _) in text.match_indices("const CODES") {
@@ -60,6 +85,11 @@ fn codes_in_source() -> BTreeSet<String> {
                     codes.insert(literal.to_string());
                 }
             }
+        }
+    }
+    for name in named {
+        if let Some(code) = constants.get(&name).filter(|c| code_shaped(c)) {
+            codes.insert(code.clone());
         }
     }
     codes
@@ -78,6 +108,8 @@ fn findings_page_lists_every_code() {
         "sync-bad-target",
         "surviving-mutant",
         "unportable-name",
+        "copy-drift",
+        "sync-bad-manifest",
     ] {
         assert!(
             codes.contains(known),

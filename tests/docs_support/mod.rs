@@ -53,27 +53,6 @@ pub fn paragraphs(text: &str, keep: &[&str], tail: Option<usize>) -> String {
     out.join("\n\n") + "\n"
 }
 
-/// The first paragraph that starts with `start` (cut to its first `lines` lines), then the last
-/// `tail` lines.
-pub fn first_para_and_tail(text: &str, start: &str, lines: usize, tail: usize) -> String {
-    let para = text
-        .split("\n\n")
-        .find(|p| p.starts_with(start))
-        .unwrap_or_else(|| {
-            panic!(
-                "no paragraph starting with {start:?}: the output changed shape; adjust the \
-                 example's filter in tests/docs_examples.rs. The output:\n{text}"
-            )
-        });
-    let head: Vec<&str> = para.lines().take(lines).collect();
-    let all: Vec<&str> = text.trim_end().lines().collect();
-    let mut out = head.join("\n");
-    out.push_str("\n[…]\n");
-    out.push_str(&all[all.len() - tail..].join("\n"));
-    out.push('\n');
-    out
-}
-
 /// One marked block in a Markdown file.
 pub struct Block {
     pub name: String,
