@@ -33,11 +33,11 @@ pub(super) fn json_data(outcome: &Outcome, results: &[TargetResult]) -> Value {
             });
             if outcome.check {
                 row["incomplete"] = r.incomplete.into();
-                if let Some(id) = &r.identity {
-                    if let serde_json::Value::Object(fields) = id.json() {
-                        for (k, v) in fields {
-                            row[k.as_str()] = v;
-                        }
+                if let Some(id) = &r.identity
+                    && let serde_json::Value::Object(fields) = id.json()
+                {
+                    for (k, v) in fields {
+                        row[k.as_str()] = v;
                     }
                 }
             }
