@@ -1,6 +1,7 @@
 //! The `bqsuite` binary: parse arguments, call the library, render, choose the exit code.
 
 mod cli;
+mod man;
 mod output;
 
 use std::ffi::OsString;
@@ -386,13 +387,7 @@ fn run(cli: &Cli, out: &Output, args: &[OsString]) -> Result<u8, Error> {
             clap_complete::generate(*shell, &mut cli::command(), "bqsuite", &mut script);
             Ok(generated(out, &String::from_utf8_lossy(&script)))
         }
-        Command::Man => {
-            let mut page = Vec::new();
-            clap_mangen::Man::new(cli::command())
-                .render(&mut page)
-                .map_err(|e| Error::io("render", "the manual page", e))?;
-            Ok(generated(out, &String::from_utf8_lossy(&page)))
-        }
+        Command::Man { page, out: dir } => man::run(page, dir.as_deref(), out),
     }
 }
 

@@ -144,10 +144,13 @@ pub fn flip(
     let leaf_ptr = format!("{field_ptr}{sub}");
     let mut seen = Vec::new();
     for c in section_cases(section, &manifest[section]) {
-        if let Some(v) = c.case.get(field).and_then(|v| v.pointer(&sub)) {
-            if v != leaf && !v.is_object() && !v.is_array() && !seen.contains(v) {
-                seen.push(v.clone());
-            }
+        if let Some(v) = c.case.get(field).and_then(|v| v.pointer(&sub))
+            && v != leaf
+            && !v.is_object()
+            && !v.is_array()
+            && !seen.contains(v)
+        {
+            seen.push(v.clone());
         }
     }
     // A list of pointers that must be absent is made false by naming the root, which always exists.

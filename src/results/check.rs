@@ -316,29 +316,29 @@ pub fn check_tree(rules: &SuiteRules, file: &str, tree: &Node) -> FileCheck {
     let conformance_version = read::top_string(tree, "conformance_version");
     let family = sdk.as_deref().and_then(family_of);
 
-    if let Some(cv) = &conformance_version {
-        if *cv != rules.version {
-            let pos = tree
-                .member("conformance_version")
-                .map_or(tree.pos, |m| m.value.pos);
-            out.push(at(
-                Diagnostic::error(
-                    "results-version",
-                    file,
-                    format!(
-                        "the results pin suite {cv}, but the suite checked against is {}",
-                        rules.version
-                    ),
-                )
-                .at("/conformance_version")
-                .help(format!(
-                    "run the suite version {} (or check against the suite the results pin, \
-                     with --suite)",
+    if let Some(cv) = &conformance_version
+        && *cv != rules.version
+    {
+        let pos = tree
+            .member("conformance_version")
+            .map_or(tree.pos, |m| m.value.pos);
+        out.push(at(
+            Diagnostic::error(
+                "results-version",
+                file,
+                format!(
+                    "the results pin suite {cv}, but the suite checked against is {}",
                     rules.version
-                )),
-                pos,
-            ));
-        }
+                ),
+            )
+            .at("/conformance_version")
+            .help(format!(
+                "run the suite version {} (or check against the suite the results pin, \
+                     with --suite)",
+                rules.version
+            )),
+            pos,
+        ));
     }
 
     // bindings → the scopes the SDK carries.

@@ -41,7 +41,7 @@ impl Dec {
         if mantissa == 0 {
             return Some(Dec::ZERO);
         }
-        while mantissa % 10 == 0 {
+        while mantissa.is_multiple_of(10) {
             mantissa /= 10;
             scale = scale.checked_sub(1)?;
         }

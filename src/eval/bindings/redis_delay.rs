@@ -40,10 +40,10 @@ pub fn valid_delay(delay: &Value) -> bool {
 
 /// `floor(now) + ceil(delay)`, for inputs that pass [`valid_now`] and [`valid_delay`].
 pub fn score(now: &Value, delay: &Value) -> Option<i128> {
-    if let (Some(n), Some(d)) = (now.as_f64(), delay.as_f64()) {
-        if let Some(s) = mutant::redis_score(n, d) {
-            return Some(s);
-        }
+    if let (Some(n), Some(d)) = (now.as_f64(), delay.as_f64())
+        && let Some(s) = mutant::redis_score(n, d)
+    {
+        return Some(s);
     }
     whole(now, false)?.checked_add(whole(delay, true)?)
 }

@@ -351,10 +351,10 @@ pub fn undecodable_raw(bytes: &[u8]) -> Map<String, Value> {
         return raw;
     }
     let mut raw = dlq::base64_wrapper(bytes);
-    if on(Mutant::DlqBase64Unpadded) {
-        if let Some(Value::String(s)) = raw.get_mut("raw") {
-            s.truncate(s.trim_end_matches('=').len());
-        }
+    if on(Mutant::DlqBase64Unpadded)
+        && let Some(Value::String(s)) = raw.get_mut("raw")
+    {
+        s.truncate(s.trim_end_matches('=').len());
     }
     raw
 }

@@ -108,21 +108,21 @@ fn run_accepts(c: &Case<'_>, fixtures: &dyn FixtureSource) -> Step<()> {
         Some(_) => Some(c.bool("expect_decode_ok")?),
     };
     let result = decode_fixture(c, fixtures)?;
-    if let Some(want) = expect_decode_ok {
-        if want != result.is_ok() {
-            let words = |ok: bool| {
-                if ok {
-                    "decode succeeds"
-                } else {
-                    "decode fails"
-                }
-            };
-            return Err(c.mismatch(
-                "expect_decode_ok",
-                words(want),
-                format!("{} ({})", words(result.is_ok()), describe(&result)),
-            ));
-        }
+    if let Some(want) = expect_decode_ok
+        && want != result.is_ok()
+    {
+        let words = |ok: bool| {
+            if ok {
+                "decode succeeds"
+            } else {
+                "decode fails"
+            }
+        };
+        return Err(c.mismatch(
+            "expect_decode_ok",
+            words(want),
+            format!("{} ({})", words(result.is_ok()), describe(&result)),
+        ));
     }
     let verdict = accepts(&result);
     if verdict.is_ok() == expect_accepts {

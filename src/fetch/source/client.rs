@@ -25,6 +25,9 @@ pub fn redirect_allowed(previous: &[Url], next: &Url) -> Result<(), String> {
 }
 
 pub(super) fn build_client(network: &Network) -> Result<Client, Fault> {
+    // reqwest is built without a crypto provider (no aws-lc-rs: see Cargo.toml); ring becomes the
+    // process default here, once. An `Err` only says one is installed already.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let policy = reqwest::redirect::Policy::custom(|attempt| {
         match redirect_allowed(attempt.previous(), attempt.url()) {
             Ok(()) => attempt.follow(),

@@ -32,10 +32,10 @@ pub fn released_body(body: &str) -> String {
     if mutant::release_keeps_attempts() {
         return body.to_owned();
     }
-    if mutant::release_body_cjson() {
-        if let Ok(member) = cjson::reserved_member(body) {
-            return member;
-        }
+    if mutant::release_body_cjson()
+        && let Ok(member) = cjson::reserved_member(body)
+    {
+        return member;
     }
     slot.1 = JVal::Num(plus_one(n));
     let mut out = String::new();

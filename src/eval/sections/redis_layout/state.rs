@@ -83,10 +83,10 @@ pub fn transport(case: &CaseRef<'_>) -> Step<Transport> {
 fn token_like(value: &Value, out: &mut Vec<String>) {
     match value {
         Value::String(s) => {
-            if let Some(head) = s.get(..32) {
-                if head.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
-                    out.push(head.to_owned());
-                }
+            if let Some(head) = s.get(..32)
+                && head.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+            {
+                out.push(head.to_owned());
             }
         }
         Value::Array(items) => items.iter().for_each(|v| token_like(v, out)),
