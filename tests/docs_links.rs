@@ -157,11 +157,11 @@ fn links(text: &str) -> Vec<(usize, String)> {
             rest = after;
         }
         let t = line.trim_start();
-        if t.starts_with('[') {
-            if let Some(end) = t.find("]: ") {
-                let target = t[end + 3..].split_whitespace().next().unwrap_or("");
-                out.push((number, target.to_string()));
-            }
+        if t.starts_with('[')
+            && let Some(end) = t.find("]: ")
+        {
+            let target = t[end + 3..].split_whitespace().next().unwrap_or("");
+            out.push((number, target.to_string()));
         }
     }
     out
