@@ -75,14 +75,7 @@ const ENVIRONMENT: &[Variable] = &[
     },
     Variable {
         name: "GITHUB_STEP_SUMMARY",
-        commands: &[
-            "validate",
-            "sync",
-            "fetch",
-            "results check",
-            "results matrix",
-            "diff",
-        ],
+        commands: &crate::output::SUMMARISED,
         text: "A file the command appends its Markdown job summary to (sync and fetch only with \
                --check).",
     },
