@@ -121,8 +121,8 @@ const FOUND: &[(&str, &str)] = &[
     ),
     (
         "fetch",
-        "with --check, the vendored copy differs from the release; with --update, the copy \
-         could not be made equal",
+        "the release was refused (a checksum that does not match, an unsafe or malformed \
+         archive), or with --check the vendored copy differs from it",
     ),
     (
         "sync",
