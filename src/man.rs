@@ -75,14 +75,7 @@ const ENVIRONMENT: &[Variable] = &[
     },
     Variable {
         name: "GITHUB_STEP_SUMMARY",
-        commands: &[
-            "validate",
-            "sync",
-            "fetch",
-            "results check",
-            "results matrix",
-            "diff",
-        ],
+        commands: &crate::output::SUMMARISED,
         text: "A file the command appends its Markdown job summary to (sync and fetch only with \
                --check).",
     },
@@ -128,8 +121,8 @@ const FOUND: &[(&str, &str)] = &[
     ),
     (
         "fetch",
-        "with --check, the vendored copy differs from the release; with --update, the copy \
-         could not be made equal",
+        "the release was refused (a checksum that does not match, an unsafe or malformed \
+         archive), or with --check the vendored copy differs from it",
     ),
     (
         "sync",

@@ -18,8 +18,8 @@ pub const FOUND: u8 = 1;
 /// The command could not run.
 pub const FAILED: u8 = 2;
 
-/// Commands that append a Markdown summary to `GITHUB_STEP_SUMMARY`.
-const SUMMARISED: [&str; 6] = [
+/// Commands that append a Markdown summary to `GITHUB_STEP_SUMMARY` (also named in their pages).
+pub const SUMMARISED: [&str; 6] = [
     "validate",
     "sync",
     "fetch",
