@@ -229,7 +229,7 @@ fn annotation(report: &Report, d: &Diagnostic, level: &str, ws: &Workspace) -> S
 }
 
 /// The annotations of `report`, within what GitHub shows: at most [`MAX_PER_LEVEL`] errors and
-/// as many warnings, the most useful first ([`ranked`]); a copy that drifted (`sync --check`,
+/// as many warnings, the most useful first (`ranked`); a copy that drifted (`sync --check`,
 /// `fetch --check`) is one annotation with its counts and its fix, not one per file; then, when
 /// anything was left out, one notice saying how many findings the log and the job summary hold
 /// beyond the annotations. Notes are not annotated.

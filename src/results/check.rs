@@ -5,7 +5,7 @@
 //!
 //! | code | what |
 //! |---|---|
-//! | `results-too-large` | the file is larger than [`MAX_RESULTS_BYTES`](super::read::MAX_RESULTS_BYTES) (16 MiB), or a name in it is longer than 256 bytes, a text longer than 4 KiB, or it has more than 1,000 sections or 100,000 cases ([`read`](super::read)) |
+//! | `results-too-large` | the file is larger than [`MAX_RESULTS_BYTES`](super::read::MAX_RESULTS_BYTES) (16 MiB), or a name in it is longer than 256 bytes, a text longer than 4 KiB, or it has more than 1,000 sections or 100,000 cases ([`super::read`]) |
 //! | `results-json-syntax` | the file is not UTF-8 JSON |
 //! | `results-duplicate-key` | a key repeats in one object (a case reported twice is ambiguous) |
 //! | `results-schema` | the file does not conform to `schema/results.schema.json` (draft 2020-12, `format` asserted) |

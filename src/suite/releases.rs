@@ -151,7 +151,7 @@ fn read_small(path: &Path, max: u64) -> Option<Vec<u8>> {
 
 /// The sha256 of every vendored file of the copy in `dir` (never following a link; unreadable
 /// files are left out). `None` when the copy is larger than any release could be (more than
-/// [`MAX_HASHED_FILES`] files, or [`MAX_HASHED_BYTES`] in one, or [`MAX_HASHED_TOTAL`] in all).
+/// `MAX_HASHED_FILES` files, or `MAX_HASHED_BYTES` in one, or `MAX_HASHED_TOTAL` in all).
 pub fn digests_of(dir: &Path) -> Option<Digests> {
     let mut out = Digests::new();
     let mut total = 0u64;
