@@ -362,6 +362,20 @@ fn generated_text_and_refused_command_lines_conform() {
     assert!(doc["data"]["text"].as_str().unwrap().contains("bqsuite"));
     let doc = run(cwd.path(), &["man"], &[], 0);
     assert!(doc["data"]["text"].as_str().unwrap().contains(".TH"));
+    let doc = run(cwd.path(), &["man", "results", "check"], &[], 0);
+    assert!(
+        doc["data"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("bqsuite-results-check")
+    );
+    let pages = cwd.path().join("man1");
+    let doc = run(cwd.path(), &["man", "--out", s(&pages)], &[], 0);
+    assert_eq!(doc["data"]["out"], s(&pages));
+    assert!(
+        doc["data"]["pages"].as_array().unwrap().len() > 10,
+        "{doc:#}"
+    );
     for (args, command) in [
         (vec!["completions", "no-such-shell"], "completions"),
         (vec!["frobnicate"], ""),
