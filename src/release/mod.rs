@@ -87,7 +87,10 @@ pub struct Asset {
 /// puts in place). So the asset holds exactly the bytes that were validated.
 pub fn release(options: &Options) -> Result<Report> {
     let mtime = mtime_from(std::env::var_os(SOURCE_DATE_EPOCH))?;
-    let threads = parallel::threads_from(std::env::var_os(parallel::THREADS_VAR))?;
+    let threads = parallel::threads_from(
+        std::env::var_os(parallel::THREADS_VAR),
+        parallel::release_threads(),
+    )?;
     check_out_dir(&options.out)?;
     let root = options.suite.as_path();
     let meta = fs::metadata(root).map_err(|e| Error::io("read suite directory", root, e))?;

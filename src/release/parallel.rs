@@ -10,6 +10,7 @@
 //! compressed, and their buffers are reused.
 
 use std::collections::VecDeque;
+use std::ffi::OsString;
 use std::io::{self, Write};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
@@ -20,7 +21,7 @@ use flate2::Crc;
 use super::gzip::{Chunk, ChunkSink, Chunker, GzipWriter, deflate_chunk, header, trailer};
 
 /// The environment variable that sets how many threads compress a release (a whole number from 1
-/// to [`MAX_THREADS`]); unset, every available core is used. The asset's bytes do not depend on it.
+/// to [`MAX_THREADS`]); unset, [`release_threads`] decides. The asset's bytes do not depend on it.
 pub const THREADS_VAR: &str = "BQSUITE_THREADS";
 
 /// The most threads [`THREADS_VAR`] may ask for.
@@ -29,12 +30,19 @@ pub const MAX_THREADS: usize = 256;
 /// Chunks per worker that may be queued, being compressed, or waiting to be written.
 pub const IN_FLIGHT_PER_THREAD: usize = 2;
 
-/// The number of compressing threads: [`THREADS_VAR`] when set (and not empty), else the number
-/// of cores this process may use. A value that is not a whole number from 1 to [`MAX_THREADS`]
-/// cannot be used (exit 2).
-pub fn threads_from(value: Option<std::ffi::OsString>) -> crate::error::Result<usize> {
+/// How many threads compress a release by default: one fewer than the cores this process may
+/// use, since validation keeps one busy all along (at least one). On two cores, one thread
+/// compresses beside validation: a second would only take turns with it.
+pub fn release_threads() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    cores.saturating_sub(1).max(1)
+}
+
+/// The number of compressing threads: [`THREADS_VAR`] when set (and not empty), else `default`.
+/// A value that is not a whole number from 1 to [`MAX_THREADS`] cannot be used (exit 2).
+pub fn threads_from(value: Option<OsString>, default: usize) -> crate::error::Result<usize> {
     let Some(value) = value.filter(|v| !v.is_empty()) else {
-        return Ok(std::thread::available_parallelism().map_or(1, |n| n.get()));
+        return Ok(default);
     };
     let text = value.to_string_lossy();
     text.parse::<usize>()
@@ -43,7 +51,8 @@ pub fn threads_from(value: Option<std::ffi::OsString>) -> crate::error::Result<u
         .ok_or_else(|| {
             crate::error::Error::Usage(format!(
                 "{THREADS_VAR}=`{}` is not a number of threads from 1 to {MAX_THREADS}; unset it \
-                 to use every core, or set it to e.g. `{THREADS_VAR}=1`",
+                 to use the default (one fewer than the cores), or set it to e.g. \
+                 `{THREADS_VAR}=1`",
                 crate::error::escape_controls(&text),
             ))
         })
@@ -325,12 +334,13 @@ mod tests {
 
     #[test]
     fn thread_counts_from_the_environment() {
-        assert!(threads_from(None).unwrap() >= 1);
-        assert!(threads_from(Some("".into())).unwrap() >= 1);
-        assert_eq!(threads_from(Some("1".into())).unwrap(), 1);
-        assert_eq!(threads_from(Some("256".into())).unwrap(), 256);
+        assert!(release_threads() >= 1);
+        assert_eq!(threads_from(None, 3).unwrap(), 3);
+        assert_eq!(threads_from(Some("".into()), 3).unwrap(), 3);
+        assert_eq!(threads_from(Some("1".into()), 3).unwrap(), 1);
+        assert_eq!(threads_from(Some("256".into()), 3).unwrap(), 256);
         for bad in ["0", "257", "-1", "+2", " 2", "two", "1.0"] {
-            let e = threads_from(Some(bad.into())).unwrap_err().to_string();
+            let e = threads_from(Some(bad.into()), 3).unwrap_err().to_string();
             assert!(
                 e.contains(THREADS_VAR) && e.contains("from 1 to 256"),
                 "{bad}: {e}"
