@@ -23,13 +23,15 @@
 //! * every chunk but the last ends with a sync flush (its blocks end on a byte boundary, the last
 //!   one not final, then an empty stored block), so the next chunk's blocks simply follow; the
 //!   last one ends the stream;
-//! * the compressor is always fed [`BLOCK`] bytes at a time (the last piece may be shorter).
+//! * the compressor is always fed [`BLOCK`] bytes at a time (the last piece may be shorter),
+//!   each call with [`OUT_ROOM`] bytes of output room.
 //!
 //! The chunk size is fixed, never derived from the number of threads, so the asset's bytes are
 //! the same whether one thread compresses every chunk in turn ([`GzipWriter`]) or many share
 //! them ([`super::parallel::ParallelGzip`]). An input of at most one chunk (every real release
 //! so far: the 1.8.0 tar stream is under 0.5 MiB) is one fresh stream ended at once: byte for
-//! byte what a single compressor fed in [`BLOCK`]s writes.
+//! byte what earlier releases were, one compressor fed in [`BLOCK`]s through
+//! `flate2::write::DeflateEncoder`.
 
 use std::io::{self, Write};
 

@@ -50,9 +50,9 @@ pub fn threads_from(value: Option<OsString>, default: usize) -> crate::error::Re
         .filter(|n| text.bytes().all(|b| b.is_ascii_digit()) && (1..=MAX_THREADS).contains(n))
         .ok_or_else(|| {
             crate::error::Error::Usage(format!(
-                "{THREADS_VAR}=`{}` is not a number of threads from 1 to {MAX_THREADS}; unset it \
-                 to use the default (one fewer than the cores), or set it to e.g. \
-                 `{THREADS_VAR}=1`",
+                "{THREADS_VAR}=`{}` is not a number of threads from 1 to {MAX_THREADS}; run \
+                 `unset {THREADS_VAR}` (compressing on one thread fewer than the cores), or set \
+                 it to a number from 1 to {MAX_THREADS}",
                 crate::error::escape_controls(&text),
             ))
         })
@@ -189,6 +189,11 @@ impl<W: Write> Queue<W> {
             return Ok(());
         };
         let done = next.recv().map_err(|_| stopped())?;
+        self.write_done(done)
+    }
+
+    /// Writes out a compressed chunk (the oldest) and keeps its buffers for later chunks.
+    fn write_done(&mut self, done: Done) -> io::Result<()> {
         self.spare_in.push(done.input);
         let out = done.out?;
         self.out.write_all(&out)?;
@@ -215,10 +220,7 @@ impl<W: Write> ChunkSink for Queue<W> {
         // Write out whatever is already done, in order, without waiting.
         while let Some(Ok(done)) = self.pending.front().map(Receiver::try_recv) {
             self.pending.pop_front();
-            self.spare_in.push(done.input);
-            let out = done.out?;
-            self.out.write_all(&out)?;
-            self.spare_out.push(out);
+            self.write_done(done)?;
         }
         Ok(())
     }
