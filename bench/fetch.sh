@@ -1,67 +1,50 @@
 #!/usr/bin/env bash
 # Benchmarks `bqsuite fetch --check` from a file:// mirror against the shell pipeline it replaces
-# (curl + sha256sum -c + tar -xzf + diff -r), on a generated ~200 MB release, and reports the peak
-# RSS of bqsuite for --check and for an unpack. Generates all its data; installs hyperfine (and
-# GNU time) with apt-get when missing.
+# (curl + sha256sum -c + tar -xzf + diff -r), on a generated release of SIZE_MB megabytes, and
+# reports the peak RSS of bqsuite for --check and for an unpack.
 #
-#   bench/fetch.sh            # 200 MB
-#   SIZE_MB=50 bench/fetch.sh # smaller
+# The release is a real one: a copy of the bundled suite plus SIZE_MB fixtures of 1 MB of random
+# base64 (bench/release/make_suite.py, so the compressed asset is about as large as the suite),
+# each read by a copy of a real case, packaged by `bqsuite release` (fetch accepts only what
+# release writes).
+#
+#   bench/fetch.sh                     # 200 MB, 5 runs each
+#   SIZE_MB=50 RUNS=3 bench/fetch.sh   # smaller
+#
+# Installs what it uses when missing: hyperfine, curl, python3, GNU time.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/lib.sh"
+cd "$BENCH_ROOT"
 
 SIZE_MB=${SIZE_MB:-200}
 RUNS=${RUNS:-5}
-VERSION=9.9.9
+VERSION=$(tr -d '[:space:]' <suite/CONFORMANCE_VERSION)
 ROOT=babelqueue-conformance-$VERSION
 
-need() {
-    if ! command -v "$1" >/dev/null 2>&1; then
-        echo "bench: installing $2" >&2
-        if [ "$(id -u)" = 0 ]; then
-            apt-get update -qq >/dev/null && apt-get install -y -qq "$2" >/dev/null
-        else
-            sudo apt-get update -qq >/dev/null && sudo apt-get install -y -qq "$2" >/dev/null
-        fi
-    fi
-}
-need hyperfine hyperfine
-need curl curl
-need sha256sum coreutils
-[ -x /usr/bin/time ] || need /usr/bin/time time
-
-cargo build --release --quiet
-BIN=$PWD/target/release/bqsuite
+bench_need hyperfine hyperfine || true
+bench_need curl curl
+bench_need python3 python3
+bench_need sha256sum coreutils
+bench_need /usr/bin/time time
+bench_build
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/bqsuite-bench.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
-echo "bench: generating a ${SIZE_MB} MB release in $WORK" >&2
+bench_note "generating a ${SIZE_MB} MB release in $WORK"
 
-# A release-shaped tree: incompressible fixtures of 1 MiB each (under the 16 MiB per-file cap), so
-# the compressed asset is ~SIZE_MB too.
 TREE=$WORK/src/$ROOT
-mkdir -p "$TREE/fixtures" "$TREE/schema"
-printf '%s\n' "$VERSION" >"$TREE/CONFORMANCE_VERSION"
-printf '{"conformance_version": "%s", "cases": []}\n' "$VERSION" >"$TREE/manifest.json"
-printf '{"type": "object"}\n' >"$TREE/schema/message-envelope.schema.json"
-printf 'MIT License\n' >"$TREE/LICENSE"
-for i in $(seq -w 1 "$SIZE_MB"); do
-    head -c 1048576 /dev/urandom >"$TREE/fixtures/blob-$i.json"
-done
-
-# The asset as release writes it: ustar, sorted, owner 0, fixed mtime, one gzip member.
+python3 bench/release/make_suite.py suite "$TREE" "$SIZE_MB" 1000000 random
+cp LICENSE "$TREE/LICENSE"
 MIRROR=$WORK/mirror
-mkdir -p "$MIRROR"
+"$BQ" release "$TREE" --out "$MIRROR" >/dev/null
 ASSET=$MIRROR/$ROOT.tar.gz
-(cd "$WORK/src" && tar --format=ustar --sort=name --owner=0 --group=0 --numeric-owner \
-    --mtime=@0 -cf - "$ROOT" | gzip -n -6 >"$ASSET")
-(cd "$MIRROR" && sha256sum "$ROOT.tar.gz" >SHA256SUMS)
 
-# The vendored copy to check (no LICENSE, as sync.sh vendors).
+# The vendored copy to check (no LICENSE, as sync vendors).
 VENDORED=$WORK/vendored
 cp -r "$TREE" "$VENDORED"
 rm "$VENDORED/LICENSE"
 
-# The shell pipeline doing the same job as fetch.sh --check.
+# The shell pipeline doing the same job as fetch --check.
 cat >"$WORK/shell-check.sh" <<EOF
 #!/usr/bin/env bash
 set -euo pipefail
@@ -77,29 +60,25 @@ chmod +x "$WORK/shell-check.sh"
 
 export BQ_CONFORMANCE_BASE_URL="file://$MIRROR"
 # Both must agree that the copy matches before they are timed.
-"$BIN" fetch --check "$VERSION" "$VENDORED" >/dev/null
+"$BQ" fetch --check "$VERSION" "$VENDORED" >/dev/null
 "$WORK/shell-check.sh"
 
 echo
 echo "== machine"
-echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//') ($(nproc) cores)"
-echo "memory: $(free -g | awk '/Mem:/ {print $2}') GiB; $(uname -sr)"
+bench_machine
 echo "asset: $(stat -c %s "$ASSET") bytes compressed, $(du -sb "$TREE" | cut -f1) bytes unpacked, $(find "$TREE" -type f | wc -l) files"
-echo "tools: $(curl --version | head -1 | cut -d' ' -f1-2), $(tar --version | head -1), $(gzip --version | head -1), $(hyperfine --version)"
+echo "tools: $(curl --version | head -1 | cut -d' ' -f1-2), $(tar --version | head -1), $(gzip --version | head -1)$(command -v hyperfine >/dev/null && echo ", $(hyperfine --version)")"
 
 echo
 echo "== fetch --check vs curl + sha256sum -c + tar -xzf + diff -r (file:// mirror)"
-hyperfine --warmup 1 --runs "$RUNS" --export-markdown "$WORK/bench.md" \
-    -n "bqsuite fetch --check" "$BIN fetch --check $VERSION $VENDORED" \
-    -n "curl+sha256sum+tar+diff" "$WORK/shell-check.sh"
+bench_compare "$WORK/bench.md" "$RUNS" \
+    "bqsuite fetch --check" "$BQ fetch --check $VERSION $VENDORED" \
+    "curl+sha256sum+tar+diff" "$WORK/shell-check.sh"
 cat "$WORK/bench.md"
 
 echo
 echo "== peak RSS"
-rss() {
-    /usr/bin/time -v "$@" 2>&1 >/dev/null | awk -F': ' '/Maximum resident set size/ {print $2}'
-}
-echo "bqsuite fetch --check: $(rss "$BIN" fetch --check "$VERSION" "$VENDORED") KiB"
-echo "bqsuite fetch (unpack): $(rss "$BIN" fetch "$VERSION" "$WORK/unpacked") KiB"
+echo "bqsuite fetch --check: $(bench_rss "$BQ" fetch --check "$VERSION" "$VENDORED") KiB"
+echo "bqsuite fetch (unpack): $(bench_rss "$BQ" fetch "$VERSION" "$WORK/unpacked") KiB"
 rm -rf "$WORK/unpacked"
-echo "bqsuite --version (baseline): $(rss "$BIN" --version) KiB"
+echo "bqsuite --version (baseline): $(bench_rss "$BQ" --version) KiB"

@@ -1,21 +1,21 @@
 #!/usr/bin/env bash
 # Benchmarks `bqsuite validate` (full validation including the reference evaluator) on the bundled
 # suite, side by side with a re-creation of the old CI check (Python + jsonschema, which does
-# less). Installs what it uses. Usage: bench/validate.sh
+# less). Installs what it uses (hyperfine; jsonschema into target/bench-venv).
+#
+#   bench/validate.sh           # 30 runs each
+#   RUNS=3 bench/validate.sh
 set -euo pipefail
-cd "$(dirname "$0")/.."
+source "$(dirname "$0")/lib.sh"
+cd "$BENCH_ROOT"
 
-if ! command -v hyperfine >/dev/null; then
-    apt-get update -qq && apt-get install -y -qq hyperfine >/dev/null
+RUNS=${RUNS:-30}
+bench_need hyperfine hyperfine || true
+bench_build
+commands=("bqsuite validate" "$BQ validate suite")
+if python=$(bench_legacy_python); then
+    commands+=("legacy python check" "$python bench/legacy/validate_suite.py suite")
 fi
-venv=target/bench-venv
-if [ ! -x "$venv/bin/python" ]; then
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install -q jsonschema
-fi
-cargo build --release -q
-
-hyperfine --warmup 5 --min-runs 30 --export-markdown target/bench-validate.md \
-    -n "bqsuite validate" "target/release/bqsuite validate suite" \
-    -n "legacy python check" "$venv/bin/python bench/legacy/validate_suite.py suite"
+bench_machine
+bench_compare target/bench-validate.md "$RUNS" "${commands[@]}"
 cat target/bench-validate.md

@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """Writes a sound copy of the bundled suite built to make validation do too much work.
 
-usage: make_suite.py shared|wide OUT_DIR
+usage: make_suite.py shared|wide OUT_DIR [SIZE_MB]
 
 shared: 1,000 roundtrip cases that all read one ~2 MB fixture (a validator that decodes and
         re-encodes the fixture once per case does 1,000 times the work it needs).
 wide:   one roundtrip case whose fixture is ~12 MB: a data object of 1,000,000 keys.
+
+SIZE_MB (default 12) scales both: the wide fixture is about SIZE_MB megabytes, the shared one a
+sixth of that (the cases stay 1,000).
 """
 import json
 import pathlib
@@ -13,6 +16,7 @@ import shutil
 import sys
 
 kind, out = sys.argv[1], pathlib.Path(sys.argv[2])
+scale = float(sys.argv[3]) / 12 if len(sys.argv) > 3 else 1.0
 suite = pathlib.Path(__file__).resolve().parents[2] / "suite"
 if out.exists():
     shutil.rmtree(out)
@@ -24,7 +28,7 @@ if kind == "shared":
     envelope["data"] = {
         "lines": [
             {"sku": f"SKU-{i:06d}", "qty": i % 7, "note": "x" * 40, "tags": ["a", "b"]}
-            for i in range(14_000)
+            for i in range(max(1, int(14_000 * scale)))
         ]
     }
     name = "fixtures/amplify-shared.json"
@@ -39,7 +43,7 @@ if kind == "shared":
         for i in range(1000)
     ]
 elif kind == "wide":
-    envelope["data"] = {f"k{i:06d}": 0 for i in range(1_000_000)}
+    envelope["data"] = {f"k{i:06d}": 0 for i in range(max(1, int(1_000_000 * scale)))}
     name = "fixtures/amplify-wide.json"
     cases = [
         {

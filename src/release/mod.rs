@@ -11,21 +11,26 @@
 //! * POSIX ustar headers written field by field: mode 0644/0755, uid/gid 0 with empty owner
 //!   names, one mtime, no atime/ctime/PAX records ([`ustar`]);
 //! * one gzip member with no file name, MTIME 0, OS 3, deflated at [`COMPRESSION_LEVEL`] by the
-//!   pinned flate2/zlib-rs ([`gzip`]).
+//!   pinned flate2/zlib-rs in fixed-size chunks that several threads compress at once, with bytes
+//!   that do not depend on how many ([`gzip`], [`parallel`]; [`parallel::THREADS_VAR`] sets the
+//!   number of threads).
 //!
 //! A release is refused (exit 1, nothing written) when the suite does not validate, holds a link,
 //! a special or a hidden file, has a `-pre` version without `--allow-pre`, has no LICENSE, or
 //! when `--tag` is not `v` + CONFORMANCE_VERSION. Both outputs are written to temporary files and
-//! renamed into place only once both are complete.
+//! renamed into place only once both are complete; a refused release removes its temporary file
+//! (and the output directory, if it created it).
 
 pub mod gzip;
+pub mod pack;
+pub mod parallel;
 pub mod tree;
 pub mod ustar;
 
 use std::collections::HashSet;
 use std::ffi::OsString;
 use std::fs;
-use std::io::{BufWriter, Read, Write};
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use crate::archive::{self, LICENSE_FILE, SUMS_FILE};
@@ -36,6 +41,7 @@ use crate::suite::Suite;
 use crate::suite::load::{self, MAX_FILE_BYTES, VERSION_FILE};
 use crate::validate::validate_suite;
 
+use pack::{Package, Staged, TreeWriter};
 use tree::Entry;
 
 /// The deflate level of the asset: 6, gzip's default, a good size/speed balance. It is part of
@@ -75,11 +81,16 @@ pub struct Asset {
 /// Builds the release. The report's findings explain a refusal (exit 1); its summary names the
 /// asset, its size and sha256.
 ///
-/// Loading and validating the suite is the slow part, and runs on this thread; packaging (read,
-/// tar, gzip) starts at once on a second one, from the release's own walk, and its file bytes are
-/// then compared with the ones that were loaded and validated: the asset holds exactly those.
+/// The suite is loaded once; validating it is the slow part, and runs on this thread, while the
+/// very bytes being validated are packaged beside it (tar, then gzip on
+/// [`parallel::THREADS_VAR`] threads, streamed to a temporary file that only a clean validation
+/// puts in place). So the asset holds exactly the bytes that were validated.
 pub fn release(options: &Options) -> Result<Report> {
     let mtime = mtime_from(std::env::var_os(SOURCE_DATE_EPOCH))?;
+    let threads = parallel::threads_from(
+        std::env::var_os(parallel::THREADS_VAR),
+        parallel::release_threads(),
+    )?;
     check_out_dir(&options.out)?;
     let root = options.suite.as_path();
     let meta = fs::metadata(root).map_err(|e| Error::io("read suite directory", root, e))?;
@@ -91,38 +102,38 @@ pub fn release(options: &Options) -> Result<Report> {
     let license = read_license(root, &mut findings)?;
     let (entries, walk_findings) = tree::walk(root)?;
     findings.extend(walk_findings);
-    // The version as it is on disk now: it names the root directory, so packaging can start
-    // before the suite is loaded. It must still be the loaded one afterwards.
-    let early_version = read_version(root).filter(|v| version_refusals(v, options).is_empty());
+    let suite = load::load(root)?;
+    let version = check_version(&suite, options, &mut findings);
+    if findings.is_empty() && suite.problems.is_empty() {
+        check_same_files(&suite, &entries, &mut findings);
+    }
 
-    let (mut report, suite, packed) = std::thread::scope(|scope| -> Result<_> {
-        let packer = match (&license, &early_version) {
-            (Some(license), Some(version)) if findings.is_empty() => {
-                let entries = &entries;
-                Some(scope.spawn(move || pack_from_disk(root, entries, license, version, mtime)))
+    let subject = options.suite.display().to_string();
+    let (mut report, packed) = std::thread::scope(|scope| {
+        let packer = match (&license, &version) {
+            (Some(license), Some(version)) if findings.is_empty() && suite.problems.is_empty() => {
+                let package = Package {
+                    suite: &suite,
+                    entries: &entries,
+                    license,
+                    version,
+                    mtime,
+                    threads,
+                };
+                Some(scope.spawn(move || package.stage(&options.out)))
             }
             _ => None,
         };
-        let suite = load::load(root)?;
-        let report = validate_suite(&suite, &options.suite.display().to_string());
+        let report = validate_suite(&suite, &subject);
         let packed = packer.map(|handle| handle.join().expect("the packaging thread panicked"));
-        // A suite that does not validate is refused with its findings (exit 1), even when
-        // packaging failed for the same reason (a name a ustar header cannot hold).
-        let packed = match packed {
-            Some(Err(_)) if !report.is_clean() => None,
-            other => other.transpose()?,
-        };
-        Ok((report, suite, packed))
-    })?;
-
-    let version = check_version(&suite, options, &mut findings);
-    if findings.is_empty() && suite.problems.is_empty() {
-        let read = packed.as_ref().map(|(_, files)| files.as_slice());
-        check_same_files(&suite, &entries, read, &mut findings);
-        if version.is_some() && version != early_version {
-            findings.push(changed(VERSION_FILE));
-        }
-    }
+        (report, packed)
+    });
+    // A suite that does not validate is refused with its findings (exit 1), even when packaging
+    // failed for the same reason (a name a ustar header cannot hold).
+    let packed = match packed {
+        Some(Err(_)) if !report.is_clean() => None,
+        other => other.transpose()?,
+    };
     // The loaded suite is large (every fixture parsed); nothing below needs it, so it is freed
     // on another thread instead of delaying the result.
     std::thread::spawn(move || drop(suite));
@@ -144,23 +155,23 @@ pub fn release(options: &Options) -> Result<Report> {
     let validated = std::mem::take(&mut report.data);
     report.data = data(version.as_deref(), mtime, validated, None);
     if !report.is_clean() {
+        if let Some(staged) = &packed {
+            staged.discard();
+        }
         return Ok(report);
     }
     // Every reason not to package is an error-level finding, so a clean report has an asset.
-    let (asset, _) =
+    let asset =
         packed.ok_or_else(|| Error::Usage("internal error: nothing was packaged".into()))?;
 
     let asset_path = options.out.join(&asset.file_name);
     let sums_path = options.out.join(SUMS_FILE);
     let sums = archive::sums_line(&asset.sha256, &asset.file_name);
-    write_outputs(
-        &options.out,
-        &[(&asset_path, &asset.bytes), (&sums_path, sums.as_bytes())],
-    )?;
+    publish(&asset, &asset_path, &sums_path, sums.as_bytes())?;
 
     report.summary = vec![
         format!("asset: {}", asset_path.display()),
-        format!("size: {} bytes", asset.bytes.len()),
+        format!("size: {} bytes", asset.size),
         format!("sha256: {}", asset.sha256),
         format!("checksums: {}", sums_path.display()),
         format!(
@@ -246,19 +257,6 @@ fn check_out_dir(out: &Path) -> Result<()> {
         )),
         _ => Ok(()),
     }
-}
-
-/// CONFORMANCE_VERSION read straight from disk, if it is SemVer.
-fn read_version(root: &Path) -> Option<String> {
-    let mut text = String::new();
-    fs::File::open(root.join(VERSION_FILE))
-        .ok()?
-        .take(1024)
-        .read_to_string(&mut text)
-        .ok()?;
-    let text = text.trim();
-    semver::Version::parse(text).ok()?;
-    Some(text.to_string())
 }
 
 /// Why `version` may not be released with these options: a pre-release without `--allow-pre`, a
@@ -372,71 +370,26 @@ fn changed(rel: &str) -> Diagnostic {
     .help("run the release again once nothing is editing the suite")
 }
 
-/// The walk and the loaded (validated) suite must agree file for file, and so must the bytes the
-/// packager read (`read`, one per walked file, in walk order): the asset carries exactly the
-/// bytes that were validated.
-fn check_same_files(
-    suite: &Suite,
-    entries: &[Entry],
-    read: Option<&[Vec<u8>]>,
-    findings: &mut Vec<Diagnostic>,
-) {
-    let files = entries.iter().filter(|e| !e.is_dir);
-    let mut walked = 0;
-    for (i, entry) in files.enumerate() {
-        walked += 1;
-        let same = suite.file(&entry.rel).is_some_and(|file| {
-            file.bytes.len() as u64 == entry.len
-                && read.is_none_or(|read| read.get(i).is_some_and(|bytes| *bytes == file.bytes))
-        });
+/// The walk and the loaded (validated) suite must agree file for file (names and sizes): the
+/// asset is packaged from the walk's order with the loaded bytes.
+fn check_same_files(suite: &Suite, entries: &[Entry], findings: &mut Vec<Diagnostic>) {
+    let mut walked = HashSet::new();
+    for entry in entries.iter().filter(|e| !e.is_dir) {
+        walked.insert(entry.rel.as_str());
+        let same = suite
+            .file(&entry.rel)
+            .is_some_and(|file| file.bytes.len() as u64 == entry.len);
         if !same {
             findings.push(changed(&entry.rel));
         }
     }
-    if walked != suite.files.len() {
-        let seen: HashSet<&str> = entries.iter().map(|e| e.rel.as_str()).collect();
-        for rel in suite
-            .files
-            .keys()
-            .filter(|rel| !seen.contains(rel.as_str()))
-        {
-            findings.push(changed(rel));
-        }
+    for rel in suite
+        .files
+        .keys()
+        .filter(|rel| !walked.contains(rel.as_str()))
+    {
+        findings.push(changed(rel));
     }
-}
-
-/// Reads every walked file and packages them; returns the asset and the bytes read (one per
-/// file, in walk order) for comparison with the loaded suite.
-fn pack_from_disk(
-    root: &Path,
-    entries: &[Entry],
-    license: &[u8],
-    version: &str,
-    mtime: u64,
-) -> Result<(Asset, Vec<Vec<u8>>)> {
-    let mut files = Vec::new();
-    for entry in entries.iter().filter(|e| !e.is_dir) {
-        let path = root.join(&entry.rel);
-        let mut bytes = Vec::with_capacity(entry.len as usize);
-        fs::File::open(&path)
-            .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
-            .map_err(|e| Error::io("read", &path, e))?;
-        files.push(bytes);
-    }
-    let mut data = files.iter();
-    let members: Vec<Member> = entries
-        .iter()
-        .map(|e| Member {
-            rel: &e.rel,
-            data: if e.is_dir {
-                None
-            } else {
-                data.next().map(Vec::as_slice)
-            },
-        })
-        .collect();
-    let asset = build_asset(&members, license, version, mtime)?;
-    Ok((asset, files))
 }
 
 /// One entry to package: a path relative to the suite directory (`/`-separated, no trailing
@@ -447,38 +400,20 @@ pub struct Member<'a> {
     pub data: Option<&'a [u8]>,
 }
 
-/// Builds the asset: the root directory, then `members` (in the order given, which must be the
-/// walk's sorted order) with LICENSE placed among the root's entries by name.
+/// Builds the asset in memory (on the calling thread; the bytes are those `release` writes): the
+/// root directory, then `members` (in the order given, which must be the walk's sorted order) with
+/// LICENSE placed among the root's entries by name.
 pub fn build_asset(members: &[Member], license: &[u8], version: &str, mtime: u64) -> Result<Asset> {
-    let root = archive::root_dir(version);
     let file_name = archive::asset_name(version);
     let fail = |e: std::io::Error| Error::io("build", Path::new(&file_name), e);
     let total: usize = members.iter().map(|m| m.data.map_or(0, <[u8]>::len)).sum();
     let gz = gzip::GzipWriter::new(Vec::with_capacity(total / 4 + 4096), COMPRESSION_LEVEL)
         .map_err(fail)?;
-    let mut tar = ustar::TarWriter::new(BufWriter::with_capacity(1 << 16, gz));
-
-    tar.dir(&format!("{root}/"), mtime).map_err(fail)?;
-    let mut license_written = false;
+    let mut tree = TreeWriter::new(gz, version, license, mtime).map_err(fail)?;
     for member in members {
-        let top = member.rel.split('/').next().unwrap_or_default();
-        if !license_written && top.as_bytes() > LICENSE_FILE.as_bytes() {
-            tar.file(&format!("{root}/{LICENSE_FILE}"), license, mtime)
-                .map_err(fail)?;
-            license_written = true;
-        }
-        let path = format!("{root}/{}", member.rel);
-        match member.data {
-            None => tar.dir(&format!("{path}/"), mtime).map_err(fail)?,
-            Some(data) => tar.file(&path, data, mtime).map_err(fail)?,
-        }
+        tree.entry(member.rel, member.data).map_err(fail)?;
     }
-    if !license_written {
-        tar.file(&format!("{root}/{LICENSE_FILE}"), license, mtime)
-            .map_err(fail)?;
-    }
-    let (buffered, entries) = tar.finish().map_err(fail)?;
-    let gz = buffered.into_inner().map_err(|e| fail(e.into_error()))?;
+    let (gz, entries) = tree.finish().map_err(fail)?;
     let bytes = gz.finish().map_err(fail)?;
     Ok(Asset {
         sha256: archive::sha256_hex(&bytes),
@@ -488,30 +423,25 @@ pub fn build_asset(members: &[Member], license: &[u8], version: &str, mtime: u64
     })
 }
 
-/// Writes every `(path, bytes)` to a temporary sibling, flushed to disk, and only then renames
-/// them all into place; on failure the temporaries are removed and no target is touched.
-fn write_outputs(dir: &Path, outputs: &[(&Path, &[u8])]) -> Result<()> {
-    fs::create_dir_all(dir).map_err(|e| Error::io("create output directory", dir, e))?;
-    let temps: Vec<PathBuf> = outputs
-        .iter()
-        .map(|(target, _)| fsutil::temp_sibling(target, "tmp"))
-        .collect();
+/// Puts a staged asset in place with its SHA256SUMS: the checksums go to a temporary sibling,
+/// flushed to disk, and only then are both renamed into place. On failure the temporaries (and
+/// any output directory this run created) are removed and no target is touched.
+fn publish(asset: &Staged, asset_path: &Path, sums_path: &Path, sums: &[u8]) -> Result<()> {
+    let sums_temp = fsutil::temp_sibling(sums_path, "tmp");
     let result = (|| {
-        for ((_, bytes), temp) in outputs.iter().zip(&temps) {
-            let mut file = fs::File::create(temp).map_err(|e| Error::io("create", temp, e))?;
-            file.write_all(bytes)
-                .map_err(|e| Error::io("write", temp, e))?;
-            file.sync_all().map_err(|e| Error::io("flush", temp, e))?;
-        }
-        for ((target, _), temp) in outputs.iter().zip(&temps) {
-            fs::rename(temp, target).map_err(|e| Error::io("rename into place", target, e))?;
-        }
-        Ok(())
+        let mut file =
+            fs::File::create(&sums_temp).map_err(|e| Error::io("create", &sums_temp, e))?;
+        file.write_all(sums)
+            .map_err(|e| Error::io("write", &sums_temp, e))?;
+        file.sync_all()
+            .map_err(|e| Error::io("flush", &sums_temp, e))?;
+        fs::rename(&asset.temp, asset_path)
+            .map_err(|e| Error::io("rename into place", asset_path, e))?;
+        fs::rename(&sums_temp, sums_path).map_err(|e| Error::io("rename into place", sums_path, e))
     })();
     if result.is_err() {
-        for temp in &temps {
-            let _ = fs::remove_file(temp);
-        }
+        let _ = fs::remove_file(&sums_temp);
+        asset.discard();
     }
     result
 }
@@ -521,7 +451,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn packaged_bytes_must_be_the_loaded_ones() {
+    fn the_walk_must_be_the_loaded_suite() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
         fs::create_dir_all(root.join("fixtures")).unwrap();
@@ -529,33 +459,35 @@ mod tests {
         fs::write(root.join("manifest.json"), "{}").unwrap();
         fs::write(root.join("fixtures/a.json"), "{\"a\": 1}").unwrap();
         let suite = load::load(root).unwrap();
-        let (entries, findings) = tree::walk(root).unwrap();
-        assert!(findings.is_empty());
-        let mut read: Vec<Vec<u8>> = entries
-            .iter()
-            .filter(|e| !e.is_dir)
-            .map(|e| fs::read(root.join(&e.rel)).unwrap())
-            .collect();
-        let check = |read: &[Vec<u8>], entries: &[Entry]| {
+        let check = || {
+            let (entries, findings) = tree::walk(root).unwrap();
+            assert!(findings.is_empty());
             let mut out = Vec::new();
-            check_same_files(&suite, entries, Some(read), &mut out);
+            check_same_files(&suite, &entries, &mut out);
             out.iter()
                 .map(|d| format!("{} {}", d.code, d.file))
                 .collect::<Vec<_>>()
         };
-        assert!(check(&read, &entries).is_empty());
-        // Same length, other bytes: the file changed between loading and packaging.
-        read[1] = b"{\"a\": 2}".to_vec();
-        assert_eq!(check(&read, &entries), ["suite-changed fixtures/a.json"]);
-        // A file that appeared after loading.
+        assert!(check().is_empty());
+        // Another size: the file changed between the walk and loading.
+        fs::write(root.join("fixtures/a.json"), "{\"a\": 10}").unwrap();
+        assert_eq!(check(), ["suite-changed fixtures/a.json"]);
+        fs::write(root.join("fixtures/a.json"), "{\"a\": 1}").unwrap();
+        // A file that appeared, and one that went.
         fs::write(root.join("fixtures/b.json"), "{}").unwrap();
-        let (entries, _) = tree::walk(root).unwrap();
-        let read: Vec<Vec<u8>> = entries
-            .iter()
-            .filter(|e| !e.is_dir)
-            .map(|e| fs::read(root.join(&e.rel)).unwrap())
-            .collect();
-        assert_eq!(check(&read, &entries), ["suite-changed fixtures/b.json"]);
+        assert_eq!(check(), ["suite-changed fixtures/b.json"]);
+        fs::remove_file(root.join("fixtures/b.json")).unwrap();
+        fs::remove_file(root.join("fixtures/a.json")).unwrap();
+        fs::write(root.join("fixtures/c.json"), "{}").unwrap();
+        let mut found = check();
+        found.sort();
+        assert_eq!(
+            found,
+            [
+                "suite-changed fixtures/a.json",
+                "suite-changed fixtures/c.json"
+            ]
+        );
     }
 
     #[test]

@@ -5,7 +5,9 @@
 //! writers ([`crate::release::ustar::TarWriter`] into [`crate::release::gzip::GzipWriter`] at
 //! [`crate::release::COMPRESSION_LEVEL`], with the archive's one mtime, which release takes from
 //! SOURCE_DATE_EPOCH), and the bytes that come out are compared with the asset's own bytes as the
-//! gzip layer reads them ([`Matcher`]). So an asset deflated at another level or by another tool,
+//! gzip layer reads them ([`Matcher`]). The writer compresses the deflate stream's chunks one
+//! after the other here; release spreads them over threads, with the same bytes
+//! ([`crate::release::gzip`]), so one re-creation accepts an asset made with any number. So an asset deflated at another level or by another tool,
 //! with other header bytes, padding or trailer, is refused, while memory stays bounded (the two
 //! streams are compared as they go, never held whole).
 //!
