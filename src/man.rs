@@ -63,6 +63,13 @@ const ENVIRONMENT: &[Variable] = &[
                a whole number of seconds stops the command (exit status 2).",
     },
     Variable {
+        name: "BQSUITE_THREADS",
+        commands: &["release"],
+        text: "How many threads compress the release asset (1 to 256). Unset: one fewer than the \
+               available cores, at least 1, since validation keeps one core busy. The asset's \
+               bytes do not depend on it. Any other value stops the command (exit status 2).",
+    },
+    Variable {
         name: "GITHUB_ACTIONS",
         commands: &[],
         text: "When it is true and --format is not given, the format is github (human text plus \

@@ -196,13 +196,13 @@ fn data(
     version: Option<&str>,
     mtime: u64,
     suite: serde_json::Value,
-    written: Option<(&Asset, &Path, &Path)>,
+    written: Option<(&Staged, &Path, &Path)>,
 ) -> serde_json::Value {
     let asset = written.map(|(asset, path, _)| {
         serde_json::json!({
             "name": asset.file_name,
             "path": path.display().to_string(),
-            "size": asset.bytes.len(),
+            "size": asset.size,
             "sha256": asset.sha256,
             "entries": asset.entries,
         })
