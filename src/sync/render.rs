@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use super::{Outcome, Status, TargetResult};
 use crate::diag::{self, Severity, plural, style};
 use crate::show;
-use crate::suite::drift::drift_json;
+use crate::suite::drift::{drift_json, file_lines};
 
 /// File names listed per target in the human report of `sync` (all of them with `--verbose`).
 pub const LISTED_FILES: usize = 10;
@@ -263,20 +263,10 @@ fn target_detail(r: &TargetResult, verbose: bool, color: bool) -> Option<String>
         return None;
     }
     let _ = writeln!(out, "{}:", show::text(&r.target.path));
-    let shown = if verbose {
-        names.len()
-    } else {
-        names.len().min(LISTED_FILES)
-    };
-    for (word, path) in &names[..shown] {
-        let _ = writeln!(out, "    {word:<8} {}", show::text(path));
-    }
-    if shown < names.len() {
-        let _ = writeln!(
-            out,
-            "    ... and {} more (`--verbose` lists every file)",
-            names.len() - shown
-        );
+    let listed = if verbose { usize::MAX } else { LISTED_FILES };
+    let files = names.iter().map(|&(word, path)| (path, word));
+    for line in file_lines(files, listed, "`--verbose` lists every file", &|_| None) {
+        let _ = writeln!(out, "    {}", show::text(&line));
     }
     for d in problems {
         for line in diag::render_diagnostic_styled(d, color).lines() {

@@ -47,6 +47,10 @@ pub fn settle(
         .map(|m| CaseCounter::new(m).count_copy(facts.destination, &files));
     let identity = &comparison.identity;
     let fix = facts.fix;
+    let advice = format!(
+        "`{fix}` re-vendors the copy from release {} (the SDK's own files are kept)",
+        facts.version
+    );
     if drifted {
         let destination = facts.destination.display().to_string();
         let mut summary = summary_finding(
@@ -59,10 +63,7 @@ pub fn settle(
         );
         // Findings of fetch are relative to the copy.
         summary.file = files.first().map(|(p, _)| p.clone()).unwrap_or_default();
-        summary = summary.help(format!(
-            "`{fix}` re-vendors the copy from release {} (the SDK's own files are kept)",
-            facts.version
-        ));
+        summary = summary.help(advice.clone());
         report.diagnostics.push(summary);
     }
     let unmanaged: Vec<String> = comparison
@@ -89,10 +90,7 @@ pub fn settle(
         Some(comparison.matched),
     ));
     if drifted {
-        report.summary.push(format!(
-            "fix: `{fix}` re-vendors the copy from release {} (the SDK's own files are kept)",
-            facts.version
-        ));
+        report.summary.push(format!("fix: {advice}"));
     }
     let mut copy = drift_json(Some(identity), &files, cases.as_ref());
     copy.insert("matched".into(), comparison.matched.into());
