@@ -21,6 +21,7 @@ pub mod shell;
 pub mod show;
 pub mod suite;
 pub mod sync;
+pub mod threads;
 pub mod timefmt;
 pub mod validate;
 

@@ -64,10 +64,11 @@ const ENVIRONMENT: &[Variable] = &[
     },
     Variable {
         name: "BQSUITE_THREADS",
-        commands: &["release"],
-        text: "How many threads compress the release asset (1 to 256). Unset: one fewer than the \
-               available cores, at least 1, since validation keeps one core busy. The asset's \
-               bytes do not depend on it. Any other value stops the command (exit status 2).",
+        commands: &["validate", "release"],
+        text: "How many threads check the suite's fixtures (validate, release) and compress the \
+               release asset (release), 1 to 256. Unset: one per available core. Neither the \
+               findings nor the asset's bytes depend on it. Any other value stops the command \
+               (exit status 2).",
     },
     Variable {
         name: "GITHUB_ACTIONS",

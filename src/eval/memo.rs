@@ -62,6 +62,25 @@ pub fn get_or_compute<T: 'static>(fixture: &str, what: &str, compute: impl FnOnc
     value
 }
 
+/// Memoises `value` for `fixture` under `what` ahead of its use, for [`take`] to have: work the
+/// caller already did (the fixture's parsed value) that the evaluation would otherwise redo.
+pub fn offer<T: 'static>(fixture: &str, what: &str, value: T) {
+    MEMO.with(|memo| {
+        if let Some(m) = memo.borrow_mut().as_mut() {
+            m.entry(fixture.to_string())
+                .or_default()
+                .insert(what.to_string(), Rc::new(value) as Rc<dyn Any>);
+        }
+    });
+}
+
+/// The value [`offer`]ed for `fixture` under `what`, removed from the memo (`None` when none was
+/// offered in this scope, or it is shared).
+pub fn take<T: 'static>(fixture: &str, what: &str) -> Option<T> {
+    let value = MEMO.with(|memo| memo.borrow_mut().as_mut()?.get_mut(fixture)?.remove(what))?;
+    Rc::try_unwrap(value.downcast::<T>().ok()?).ok()
+}
+
 /// Forgets everything memoised for `fixture` (a later use computes it again).
 pub fn release(fixture: &str) {
     MEMO.with(|memo| {

@@ -20,7 +20,7 @@ pub mod sections;
 
 use serde_json::Value;
 
-use crate::suite::index::CaseIndex;
+use crate::suite::index::{CaseIndex, IndexedCase};
 use outcome::{CaseOutcome, FixtureSource, Verdict};
 
 /// Evaluates every case of every section of `manifest` with `mutant` switched on (see
@@ -35,64 +35,93 @@ pub fn evaluate_mutant(
 
 /// Evaluates every case of every section of `manifest`, reading fixtures through `fixtures`.
 pub fn evaluate(manifest: &Value, fixtures: &dyn FixtureSource) -> Vec<CaseOutcome> {
-    memo::scope(|| evaluate_cases(manifest, fixtures))
-}
-
-fn evaluate_cases(manifest: &Value, fixtures: &dyn FixtureSource) -> Vec<CaseOutcome> {
     let index = CaseIndex::new(manifest);
-    let releases = releases(manifest, &index, fixtures);
-    index
-        .cases
-        .iter()
-        .zip(releases)
-        .map(|(c, done)| {
-            let block = &manifest[c.section.as_str()];
-            let verdict = match sections::runner(&c.section) {
-                Some(run) => run(&c.case, block, fixtures),
-                None => Verdict::NoRule,
-            };
-            for fixture in done {
-                memo::release(fixture);
-            }
-            CaseOutcome {
-                section: c.section.clone(),
-                id: c.id.clone(),
-                pointer: c.pointer.clone(),
-                verdict,
-            }
-        })
-        .collect()
+    let all: Vec<usize> = (0..index.cases.len()).collect();
+    evaluate_some(manifest, &index, &all, fixtures, None)
 }
 
-/// For each case, the fixtures no later case can read, whose memoised work can go once it ran.
-///
-/// A case can read a fixture named by any string in the case, or by a string member of the
-/// object that owns it or of its section (inherited fields such as `envelope_file`). Looking at
-/// every such string overestimates the reads, which only keeps work longer; the memo never
-/// changes a verdict, so a read missed here would cost time, not correctness.
+/// Evaluates the cases of `index` at positions `which` (in that order, in one memo scope),
+/// reading fixtures through `fixtures`: each outcome is the one [`evaluate`] gives that case, as
+/// long as `fixtures` holds every fixture [`fixtures_named`] lists for it. `parsed` is a
+/// fixture's value the caller already parsed (with [`crate::json::parse_value`]), used instead of
+/// parsing it again.
+pub fn evaluate_some(
+    manifest: &Value,
+    index: &CaseIndex<'_>,
+    which: &[usize],
+    fixtures: &dyn FixtureSource,
+    parsed: Option<(&str, Value)>,
+) -> Vec<CaseOutcome> {
+    memo::scope(|| {
+        if let Some((fixture, value)) = parsed {
+            memo::offer(fixture, model::expect::PARSED, value);
+        }
+        let releases = releases(manifest, index, which, fixtures);
+        which
+            .iter()
+            .zip(releases)
+            .map(|(&i, done)| {
+                let c = &index.cases[i];
+                let block = &manifest[c.section.as_str()];
+                let verdict = match sections::runner(&c.section) {
+                    Some(run) => run(&c.case, block, fixtures),
+                    None => Verdict::NoRule,
+                };
+                for fixture in done {
+                    memo::release(fixture);
+                }
+                CaseOutcome {
+                    section: c.section.clone(),
+                    id: c.id.clone(),
+                    pointer: c.pointer.clone(),
+                    verdict,
+                }
+            })
+            .collect()
+    })
+}
+
+/// The fixtures a case can read, as far as `exists` knows them: those named by any string in the
+/// case, or by a string member of the object that owns it or of its section (inherited fields
+/// such as `envelope_file`). Every section runner reads its fixtures through such names, so this
+/// overestimates the reads and never misses one: evaluating a case needs these fixtures and no
+/// other.
+pub fn fixtures_named<'m>(
+    manifest: &'m Value,
+    c: &IndexedCase<'m>,
+    exists: impl Fn(&str) -> bool,
+) -> Vec<&'m str> {
+    let mut named = Vec::new();
+    strings_in(c.case.case, &mut named);
+    for owner in [c.case.parent, &manifest[c.section.as_str()]] {
+        if let Some(members) = owner.as_object() {
+            named.extend(members.values().filter_map(Value::as_str));
+        }
+    }
+    named.retain(|s| exists(s));
+    named.sort_unstable();
+    named.dedup();
+    named
+}
+
+/// For each case of `which`, the fixtures no later case of `which` can read, whose memoised work
+/// can go once it ran (so a suite of many large fixtures holds the work of one at a time, of more
+/// only where their cases interleave).
 fn releases<'m>(
     manifest: &'m Value,
     index: &CaseIndex<'m>,
+    which: &[usize],
     fixtures: &dyn FixtureSource,
 ) -> Vec<Vec<&'m str>> {
     let mut last = std::collections::HashMap::new();
-    for (i, c) in index.cases.iter().enumerate() {
-        let mut named = Vec::new();
-        strings_in(c.case.case, &mut named);
-        for owner in [c.case.parent, &manifest[c.section.as_str()]] {
-            if let Some(members) = owner.as_object() {
-                named.extend(members.values().filter_map(Value::as_str));
-            }
-        }
-        for s in named {
-            if fixtures.text(s).is_some() {
-                last.insert(s, i);
-            }
+    for (at, &i) in which.iter().enumerate() {
+        for s in fixtures_named(manifest, &index.cases[i], |s| fixtures.text(s).is_some()) {
+            last.insert(s, at);
         }
     }
-    let mut done = vec![Vec::new(); index.cases.len()];
-    for (fixture, i) in last {
-        done[i].push(fixture);
+    let mut done = vec![Vec::new(); which.len()];
+    for (fixture, at) in last {
+        done[at].push(fixture);
     }
     done
 }
@@ -131,7 +160,8 @@ mod tests {
             .map(|n| (format!("fixtures/{n}.json"), "{}".to_string()))
             .collect();
         let index = CaseIndex::new(&manifest);
-        let mut done = releases(&manifest, &index, &fixtures);
+        let all: Vec<usize> = (0..index.cases.len()).collect();
+        let mut done = releases(&manifest, &index, &all, &fixtures);
         done.iter_mut().for_each(|d| d.sort_unstable());
         assert_eq!(
             done,

@@ -3,8 +3,9 @@
 //! `serde_json::from_str::<Value>` cannot know how many members an object has until it has read
 //! them, so a large object's map grows by doubling, and each growth briefly holds the old and the
 //! new table: parsing a data object of a million keys peaks near twice what the value keeps.
-//! [`parse_value`] reads the text twice instead: a first pass checks it and counts the members of
-//! every object and array, a second builds each one with exactly that capacity. Both passes go
+//! [`parse_value`] reads a large text twice instead: a first pass checks it and counts the members
+//! of every object and array, a second builds each one with exactly that capacity (a small text,
+//! where that waste is small, is read once). Every pass goes
 //! through serde_json's own deserializer, so what they accept and the value they build are those
 //! of `serde_json::from_str::<Value>` (the same number rules, nesting limit and last-wins
 //! repeated keys).
@@ -12,9 +13,22 @@
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
-/// Parses `text` as `serde_json::from_str::<Value>` does, allocating each object and array at its
-/// final size.
+/// Below this size a text is parsed in one pass: what growing its maps can briefly waste is
+/// small, and a second pass would double the time of the many small files a suite holds.
+const SIZED_FROM: usize = 1 << 20;
+
+/// Parses `text` as `serde_json::from_str::<Value>` does; a text of [`SIZED_FROM`] bytes or more
+/// has each object and array allocated at its final size.
 pub fn parse_value(text: &str) -> serde_json::Result<Value> {
+    if text.len() < SIZED_FROM {
+        return serde_json::from_str(text);
+    }
+    parse_sized(text)
+}
+
+/// Parses `text` in two passes: the first checks it and counts the members of every object and
+/// array, the second builds each at that size.
+fn parse_sized(text: &str) -> serde_json::Result<Value> {
     let mut sizes = Vec::new();
     let mut de = serde_json::Deserializer::from_str(text);
     Count(&mut sizes).deserialize(&mut de)?;
@@ -206,11 +220,12 @@ mod tests {
     #[test]
     fn builds_what_serde_json_builds() {
         for text in TEXTS {
-            let ours = parse_value(text).unwrap();
             let theirs: Value = serde_json::from_str(text).unwrap();
-            assert_eq!(ours, theirs, "{text}");
-            // The same key order too (preserve_order).
-            assert_eq!(ours.to_string(), theirs.to_string(), "{text}");
+            for ours in [parse_value(text).unwrap(), parse_sized(text).unwrap()] {
+                assert_eq!(ours, theirs, "{text}");
+                // The same key order too (preserve_order).
+                assert_eq!(ours.to_string(), theirs.to_string(), "{text}");
+            }
             assert!(check_syntax(text).is_ok(), "{text}");
         }
     }
@@ -231,6 +246,7 @@ mod tests {
             let theirs = serde_json::from_str::<Value>(text).unwrap_err();
             for ours in [
                 parse_value(text).unwrap_err(),
+                parse_sized(text).unwrap_err(),
                 check_syntax(text).unwrap_err(),
             ] {
                 assert_eq!(ours.to_string(), theirs.to_string(), "{text:?}");
@@ -241,7 +257,7 @@ mod tests {
     #[test]
     fn containers_are_allocated_at_their_size() {
         let Value::Object(top) =
-            parse_value("{\"a\": [1, 2, 3], \"b\": {\"x\": 1, \"y\": 2}}").unwrap()
+            parse_sized("{\"a\": [1, 2, 3], \"b\": {\"x\": 1, \"y\": 2}}").unwrap()
         else {
             panic!("an object");
         };
@@ -253,11 +269,17 @@ mod tests {
                 .collect::<Vec<_>>()
                 .join(",")
         );
-        let Value::Array(items) = parse_value(&format!("[{wide}, [{wide}]]")).unwrap() else {
+        let Value::Array(items) = parse_sized(&format!("[{wide}, [{wide}]]")).unwrap() else {
             panic!("an array");
         };
         assert_eq!(items.capacity(), 2);
         assert_eq!(items[0].as_object().map(Map::len), Some(1000));
         assert_eq!(items[1].as_array().map(Vec::capacity), Some(1));
+        // A text of SIZED_FROM bytes or more takes the sized path.
+        let big = format!("[{}0]", "0,".repeat(SIZED_FROM / 2));
+        let Value::Array(items) = parse_value(&big).unwrap() else {
+            panic!("an array");
+        };
+        assert_eq!(items.capacity(), items.len());
     }
 }

@@ -39,7 +39,7 @@ use crate::error::{Error, Result};
 use crate::fsutil;
 use crate::suite::Suite;
 use crate::suite::load::{self, MAX_FILE_BYTES, VERSION_FILE};
-use crate::validate::validate_suite;
+use crate::validate::validate_fed;
 
 use pack::{Package, Staged, TreeWriter};
 use tree::Entry;
@@ -81,16 +81,14 @@ pub struct Asset {
 /// Builds the release. The report's findings explain a refusal (exit 1); its summary names the
 /// asset, its size and sha256.
 ///
-/// The suite is loaded once; validating it is the slow part, and runs on this thread, while the
-/// very bytes being validated are packaged beside it (tar, then gzip on
+/// Each file is read once: this thread writes it into the asset (tar, then gzip on
 /// [`parallel::THREADS_VAR`] threads, streamed to a temporary file that only a clean validation
-/// puts in place). So the asset holds exactly the bytes that were validated.
+/// puts in place) and hands its bytes to the threads that validate it (one per core). So the
+/// asset holds exactly the bytes that were validated, and a release holds the manifest, the
+/// schemas and a few fixtures at a time, whatever the suite's size.
 pub fn release(options: &Options) -> Result<Report> {
     let mtime = mtime_from(std::env::var_os(SOURCE_DATE_EPOCH))?;
-    let threads = parallel::threads_from(
-        std::env::var_os(parallel::THREADS_VAR),
-        parallel::release_threads(),
-    )?;
+    let threads = crate::threads::threads()?;
     check_out_dir(&options.out)?;
     let root = options.suite.as_path();
     let meta = fs::metadata(root).map_err(|e| Error::io("read suite directory", root, e))?;
@@ -102,31 +100,34 @@ pub fn release(options: &Options) -> Result<Report> {
     let license = read_license(root, &mut findings)?;
     let (entries, walk_findings) = tree::walk(root)?;
     findings.extend(walk_findings);
-    let suite = load::load(root)?;
+    let suite = load::load_deferred(root)?;
     let version = check_version(&suite, options, &mut findings);
     if findings.is_empty() && suite.problems.is_empty() {
         check_same_files(&suite, &entries, &mut findings);
     }
 
+    // Validation reads each fixture once, from the packaging: the feed below writes every file
+    // into the asset and hands its bytes to the checking threads, so the asset holds exactly the
+    // bytes that were validated, and no more than a few fixtures are held at a time.
     let subject = options.suite.display().to_string();
-    let (mut report, packed) = std::thread::scope(|scope| {
-        let packer = match (&license, &version) {
-            (Some(license), Some(version)) if findings.is_empty() && suite.problems.is_empty() => {
-                let package = Package {
-                    suite: &suite,
-                    entries: &entries,
-                    license,
-                    version,
-                    mtime,
-                    threads,
-                };
-                Some(scope.spawn(move || package.stage(&options.out)))
-            }
-            _ => None,
-        };
-        let report = validate_suite(&suite, &subject);
-        let packed = packer.map(|handle| handle.join().expect("the packaging thread panicked"));
-        (report, packed)
+    let package = match (&license, &version) {
+        (Some(license), Some(version)) if findings.is_empty() && suite.problems.is_empty() => {
+            Some(Package {
+                suite: &suite,
+                entries: &entries,
+                license,
+                version,
+                mtime,
+                threads,
+            })
+        }
+        _ => None,
+    };
+    let (mut report, packed) = validate_fed(&suite, &subject, threads, |feeder| match &package {
+        Some(package) => Some(package.stage(&options.out, |rel, bytes| feeder.send(rel, bytes))),
+        None => crate::validate::read_fixtures(&suite, feeder)
+            .err()
+            .map(Err),
     });
     // A suite that does not validate is refused with its findings (exit 1), even when packaging
     // failed for the same reason (a name a ustar header cannot hold).
@@ -134,9 +135,7 @@ pub fn release(options: &Options) -> Result<Report> {
         Some(Err(_)) if !report.is_clean() => None,
         other => other.transpose()?,
     };
-    // The loaded suite is large (every fixture parsed); nothing below needs it, so it is freed
-    // on another thread instead of delaying the result.
-    std::thread::spawn(move || drop(suite));
+    drop(suite);
 
     // The validation findings, plus ours unless validation already said the same thing.
     let known: HashSet<(&str, String)> = report
@@ -378,7 +377,7 @@ fn check_same_files(suite: &Suite, entries: &[Entry], findings: &mut Vec<Diagnos
         walked.insert(entry.rel.as_str());
         let same = suite
             .file(&entry.rel)
-            .is_some_and(|file| file.bytes.len() as u64 == entry.len);
+            .is_some_and(|file| file.size() == entry.len);
         if !same {
             findings.push(changed(&entry.rel));
         }

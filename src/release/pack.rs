@@ -1,7 +1,8 @@
 //! Packaging: the release tree written as tar ([`TreeWriter`]) into the gzip member, and the
-//! asset streamed from the loaded suite straight to a temporary file beside its target
-//! ([`Package::stage`]), never held whole.
+//! asset streamed from the suite (its fixtures read one at a time) straight to a temporary file
+//! beside its target ([`Package::stage`]), never held whole.
 
+use std::borrow::Cow;
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -16,6 +17,7 @@ use crate::archive::{self, LICENSE_FILE};
 use crate::error::{Error, Result};
 use crate::fsutil;
 use crate::suite::Suite;
+use crate::suite::load;
 
 /// Writes the release tree as tar: the root directory `babelqueue-conformance-<version>/`, then
 /// the entries in the order given (the walk's sorted order), with LICENSE placed among the root's
@@ -136,8 +138,8 @@ impl Write for Sink {
     }
 }
 
-/// What to package: the walked `entries` with the bytes of `suite` (the very bytes that are
-/// validated), the LICENSE, the version naming the root, the entries' mtime, and how many threads
+/// What to package: the walked `entries` with the bytes of `suite` (its fixtures read as they are
+/// written, and handed on to be validated), the LICENSE, the version naming the root, the entries' mtime, and how many threads
 /// compress.
 pub struct Package<'a> {
     pub suite: &'a Suite,
@@ -148,14 +150,19 @@ pub struct Package<'a> {
     pub threads: usize,
 }
 
-impl Package<'_> {
-    /// Writes the asset into a temporary file in `out_dir` (created if missing). On failure
-    /// nothing is left.
-    pub fn stage(&self, out_dir: &Path) -> Result<Staged> {
+impl<'a> Package<'a> {
+    /// Writes the asset into a temporary file in `out_dir` (created if missing), handing each
+    /// file's bytes, once written, to `written` (a fixture is read from disk only here, once).
+    /// On failure nothing is left.
+    pub fn stage(
+        &self,
+        out_dir: &Path,
+        written: impl FnMut(&str, Cow<'a, [u8]>),
+    ) -> Result<Staged> {
         let file_name = archive::asset_name(self.version);
         let created = create_dir(out_dir)?;
         let temp = fsutil::temp_sibling(&out_dir.join(&file_name), "tmp");
-        match self.write(&temp) {
+        match self.write(&temp, written) {
             Ok((sink, entries)) => Ok(Staged {
                 file_name,
                 temp,
@@ -172,7 +179,11 @@ impl Package<'_> {
         }
     }
 
-    fn write(&self, temp: &Path) -> Result<(Sink, usize)> {
+    fn write(
+        &self,
+        temp: &Path,
+        mut written: impl FnMut(&str, Cow<'a, [u8]>),
+    ) -> Result<(Sink, usize)> {
         let fail = |e: io::Error| Error::io("write", temp, e);
         let file = fs::File::create(temp).map_err(|e| Error::io("create", temp, e))?;
         let sink = Sink {
@@ -186,11 +197,13 @@ impl Package<'_> {
             let mut tree =
                 TreeWriter::new(gz, self.version, self.license, self.mtime).map_err(fail)?;
             for entry in self.entries {
-                let data = match entry.is_dir {
-                    true => None,
-                    false => Some(self.bytes(&entry.rel)?),
-                };
-                tree.entry(&entry.rel, data).map_err(fail)?;
+                if entry.is_dir {
+                    tree.entry(&entry.rel, None).map_err(fail)?;
+                    continue;
+                }
+                let data = load::read_file(self.suite, &entry.rel)?;
+                tree.entry(&entry.rel, Some(&data)).map_err(fail)?;
+                written(&entry.rel, data);
             }
             let (gz, count) = tree.finish().map_err(fail)?;
             let sink = gz.finish().map_err(fail)?;
@@ -200,12 +213,5 @@ impl Package<'_> {
             .sync_all()
             .map_err(|e| Error::io("flush", temp, e))?;
         Ok((sink, count))
-    }
-
-    fn bytes(&self, rel: &str) -> Result<&[u8]> {
-        self.suite
-            .file(rel)
-            .map(|f| f.bytes.as_slice())
-            .ok_or_else(|| Error::Usage(format!("internal error: `{rel}` was not loaded")))
     }
 }

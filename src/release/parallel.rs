@@ -10,7 +10,6 @@
 //! compressed, and their buffers are reused.
 
 use std::collections::VecDeque;
-use std::ffi::OsString;
 use std::io::{self, Write};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
@@ -20,43 +19,10 @@ use flate2::Crc;
 
 use super::gzip::{Chunk, ChunkSink, Chunker, GzipWriter, deflate_chunk, header, trailer};
 
-/// The environment variable that sets how many threads compress a release (a whole number from 1
-/// to [`MAX_THREADS`]); unset, [`release_threads`] decides. The asset's bytes do not depend on it.
-pub const THREADS_VAR: &str = "BQSUITE_THREADS";
-
-/// The most threads [`THREADS_VAR`] may ask for.
-pub const MAX_THREADS: usize = 256;
+pub use crate::threads::{MAX_THREADS, THREADS_VAR, threads_from};
 
 /// Chunks per worker that may be queued, being compressed, or waiting to be written.
 pub const IN_FLIGHT_PER_THREAD: usize = 2;
-
-/// How many threads compress a release by default: one fewer than the cores this process may
-/// use, since validation keeps one busy all along (at least one). On two cores, one thread
-/// compresses beside validation: a second would only take turns with it.
-pub fn release_threads() -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    cores.saturating_sub(1).max(1)
-}
-
-/// The number of compressing threads: [`THREADS_VAR`] when set (and not empty), else `default`.
-/// A value that is not a whole number from 1 to [`MAX_THREADS`] cannot be used (exit 2).
-pub fn threads_from(value: Option<OsString>, default: usize) -> crate::error::Result<usize> {
-    let Some(value) = value.filter(|v| !v.is_empty()) else {
-        return Ok(default);
-    };
-    let text = value.to_string_lossy();
-    text.parse::<usize>()
-        .ok()
-        .filter(|n| text.bytes().all(|b| b.is_ascii_digit()) && (1..=MAX_THREADS).contains(n))
-        .ok_or_else(|| {
-            crate::error::Error::Usage(format!(
-                "{THREADS_VAR}=`{}` is not a number of threads from 1 to {MAX_THREADS}; run \
-                 `unset {THREADS_VAR}` (compressing on one thread fewer than the cores), or set \
-                 it to a number from 1 to {MAX_THREADS}",
-                crate::error::escape_controls(&text),
-            ))
-        })
-}
 
 /// A chunk to compress, with a buffer for its output and where to send the result.
 struct Job {
@@ -332,21 +298,5 @@ mod tests {
         let mut back = Vec::new();
         std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&one[..]), &mut back).unwrap();
         assert_eq!(back, data);
-    }
-
-    #[test]
-    fn thread_counts_from_the_environment() {
-        assert!(release_threads() >= 1);
-        assert_eq!(threads_from(None, 3).unwrap(), 3);
-        assert_eq!(threads_from(Some("".into()), 3).unwrap(), 3);
-        assert_eq!(threads_from(Some("1".into()), 3).unwrap(), 1);
-        assert_eq!(threads_from(Some("256".into()), 3).unwrap(), 256);
-        for bad in ["0", "257", "-1", "+2", " 2", "two", "1.0"] {
-            let e = threads_from(Some(bad.into()), 3).unwrap_err().to_string();
-            assert!(
-                e.contains(THREADS_VAR) && e.contains("from 1 to 256"),
-                "{bad}: {e}"
-            );
-        }
     }
 }

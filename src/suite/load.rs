@@ -9,7 +9,7 @@
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fs;
-use std::io::Read;
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -76,6 +76,9 @@ pub struct SuiteFile {
     pub bytes: Vec<u8>,
     /// For `.json` files: whether it parsed (with the value, when kept), or where it did not.
     pub json: Option<std::result::Result<JsonDoc, json::SyntaxError>>,
+    /// The size of a fixture listed but not read ([`load_deferred`]): `bytes` is then empty and
+    /// `json` `None`, and the bytes are read (once, by [`read_file`]) where they are checked.
+    pub deferred: Option<u64>,
 }
 
 /// A suite directory read into memory.
@@ -98,12 +101,24 @@ impl SuiteFile {
         let json = rel
             .ends_with(".json")
             .then(|| read_json(&bytes, keeps_value(rel)));
-        SuiteFile { bytes, json }
+        SuiteFile {
+            bytes,
+            json,
+            deferred: None,
+        }
     }
 
-    /// The text, when the bytes are UTF-8.
+    /// The text, when the bytes were read and are UTF-8.
     pub fn text(&self) -> Option<&str> {
+        if self.deferred.is_some() {
+            return None;
+        }
         std::str::from_utf8(&self.bytes).ok()
+    }
+
+    /// The file's size in bytes (read or not).
+    pub fn size(&self) -> u64 {
+        self.deferred.unwrap_or(self.bytes.len() as u64)
     }
 
     /// The parsed document, if this is a JSON file that parsed.
@@ -123,12 +138,7 @@ impl SuiteFile {
 /// Checks JSON bytes with serde_json's deserializer (fast), keeping the value if `keep`; on
 /// failure, the position-aware parser explains the error with line:column.
 fn read_json(bytes: &[u8], keep: bool) -> std::result::Result<JsonDoc, json::SyntaxError> {
-    let Ok(text) = std::str::from_utf8(bytes) else {
-        return Err(json::SyntaxError {
-            pos: json::Pos { line: 1, column: 1 },
-            message: "the file is not valid UTF-8".to_string(),
-        });
-    };
+    let text = utf8(bytes)?;
     let parsed = if keep {
         json::parse_value(text).map(Some)
     } else {
@@ -139,18 +149,38 @@ fn read_json(bytes: &[u8], keep: bool) -> std::result::Result<JsonDoc, json::Syn
             kept,
             tree: OnceLock::new(),
         }),
-        Err(serde_error) => Err(match json::parse(text) {
-            Err(e) => e,
-            // The two parsers disagree only on limits (serde_json nests at most 128 levels and
-            // refuses numbers beyond f64).
-            Ok(_) => json::SyntaxError {
-                pos: json::Pos {
-                    line: serde_error.line() as u32,
-                    column: serde_error.column() as u32,
-                },
-                message: serde_error.to_string(),
+        Err(serde_error) => Err(explain(text, &serde_error)),
+    }
+}
+
+/// The value of a JSON file's bytes, or where and why they are not JSON: what the loader finds
+/// for a file it parses, for a fixture's bytes read later ([`load_deferred`]).
+pub fn parse_json(bytes: &[u8]) -> std::result::Result<Value, json::SyntaxError> {
+    let text = utf8(bytes)?;
+    json::parse_value(text).map_err(|e| explain(text, &e))
+}
+
+fn utf8(bytes: &[u8]) -> std::result::Result<&str, json::SyntaxError> {
+    std::str::from_utf8(bytes).map_err(|_| json::SyntaxError {
+        pos: json::Pos { line: 1, column: 1 },
+        message: "the file is not valid UTF-8".to_string(),
+    })
+}
+
+/// Where `text`, which serde_json refused with `serde_error`, stops being JSON: the
+/// position-aware parser's line:column and words.
+fn explain(text: &str, serde_error: &serde_json::Error) -> json::SyntaxError {
+    match json::parse(text) {
+        Err(e) => e,
+        // The two parsers disagree only on limits (serde_json nests at most 128 levels and
+        // refuses numbers beyond f64).
+        Ok(_) => json::SyntaxError {
+            pos: json::Pos {
+                line: serde_error.line() as u32,
+                column: serde_error.column() as u32,
             },
-        }),
+            message: serde_error.to_string(),
+        },
     }
 }
 
@@ -269,24 +299,63 @@ impl FixtureSource for Suite {
     }
 }
 
+/// How much of each file the loader reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reading {
+    /// Every file's bytes, JSON files parsed.
+    Parse,
+    /// Every file's bytes, nothing parsed.
+    Bytes,
+    /// Every file but the fixtures read and parsed; the fixtures only listed.
+    DeferFixtures,
+}
+
 /// Reads the suite at `root`. Fails (exit 2) only when the directory itself cannot be read;
 /// problems with individual entries become [`Suite::problems`].
 pub fn load(root: &Path) -> Result<Suite> {
-    load_with(root, true, &SuiteLimits::SUITE)
+    load_with(root, Reading::Parse, &SuiteLimits::SUITE)
+}
+
+/// Reads the suite at `root` as [`load`] does, except the fixtures' bytes: each is listed with
+/// its size ([`SuiteFile::deferred`]) and read when it is checked (by [`read_file`]), so a suite
+/// of any size is validated and released holding a few fixtures at a time, not all of them.
+pub fn load_deferred(root: &Path) -> Result<Suite> {
+    load_with(root, Reading::DeferFixtures, &SuiteLimits::SUITE)
 }
 
 /// Reads the suite at `root` as bytes only (JSON files are not parsed): for comparing copies,
 /// which needs the bytes, not the documents.
 pub fn load_bytes(root: &Path) -> Result<Suite> {
-    load_with(root, false, &SuiteLimits::SUITE)
+    load_with(root, Reading::Bytes, &SuiteLimits::SUITE)
 }
 
 /// As [`load_bytes`], within `limits` (those the archive behind it was verified with).
 pub fn load_bytes_within(root: &Path, limits: &SuiteLimits) -> Result<Suite> {
-    load_with(root, false, limits)
+    load_with(root, Reading::Bytes, limits)
 }
 
-fn load_with(root: &Path, parse: bool, limits: &SuiteLimits) -> Result<Suite> {
+/// The bytes of the suite file `rel` of `suite`, read now if the loader deferred them (at most
+/// [`MAX_FILE_BYTES`] + 1, so a file that grew is still bounded and refused by its checks).
+pub fn read_file<'s>(suite: &'s Suite, rel: &str) -> Result<Cow<'s, [u8]>> {
+    let file = suite
+        .file(rel)
+        .ok_or_else(|| Error::bad_path(suite.root.join(rel), "is not a file of the suite"))?;
+    if file.deferred.is_none() {
+        return Ok(Cow::Borrowed(&file.bytes));
+    }
+    let path = suite.root.join(rel);
+    read_bounded(&path, file.size(), MAX_FILE_BYTES).map(Cow::Owned)
+}
+
+fn read_bounded(path: &Path, expected: u64, max: u64) -> Result<Vec<u8>> {
+    let mut bytes = Vec::with_capacity(expected.min(max) as usize);
+    fs::File::open(path)
+        .and_then(|f| f.take(max + 1).read_to_end(&mut bytes))
+        .map_err(|e| Error::io("read", path, e))?;
+    Ok(bytes)
+}
+
+fn load_with(root: &Path, read: Reading, limits: &SuiteLimits) -> Result<Suite> {
     let meta = fs::metadata(root).map_err(|e| Error::io("read suite directory", root, e))?;
     if !meta.is_dir() {
         return Err(Error::bad_path(root, "is not a directory"));
@@ -294,14 +363,7 @@ fn load_with(root: &Path, parse: bool, limits: &SuiteLimits) -> Result<Suite> {
     let mut suite = Suite::empty(root);
     let mut total = 0u64;
     for name in VENDORED_FILES {
-        read_entry(
-            &mut suite,
-            &root.join(name),
-            name,
-            &mut total,
-            parse,
-            limits,
-        )?;
+        read_entry(&mut suite, &root.join(name), name, &mut total, read, limits)?;
     }
     for dir in VENDORED_DIRS {
         let path = root.join(dir);
@@ -365,7 +427,7 @@ fn load_with(root: &Path, parse: bool, limits: &SuiteLimits) -> Result<Suite> {
                 ));
                 break;
             }
-            read_entry(&mut suite, entry.path(), &rel, &mut total, parse, limits)?;
+            read_entry(&mut suite, entry.path(), &rel, &mut total, read, limits)?;
         }
     }
     Ok(suite)
@@ -385,7 +447,7 @@ fn read_entry(
     path: &Path,
     rel: &str,
     total: &mut u64,
-    parse: bool,
+    read: Reading,
     limits: &SuiteLimits,
 ) -> Result<()> {
     let meta = match fs::symlink_metadata(path) {
@@ -427,14 +489,23 @@ fn read_entry(
             ),
         ));
     }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    fs::File::open(path)
-        .and_then(|f| f.take(limits.max_file_bytes + 1).read_to_end(&mut bytes))
-        .map_err(|e| Error::io("read", path, e))?;
-    let file = if parse {
-        SuiteFile::from_bytes(rel, bytes)
-    } else {
-        SuiteFile { bytes, json: None }
+    if read == Reading::DeferFixtures && !keeps_value(rel) {
+        let file = SuiteFile {
+            bytes: Vec::new(),
+            json: None,
+            deferred: Some(meta.len()),
+        };
+        suite.files.insert(rel.to_string(), file);
+        return Ok(());
+    }
+    let bytes = read_bounded(path, meta.len(), limits.max_file_bytes)?;
+    let file = match read {
+        Reading::Bytes => SuiteFile {
+            bytes,
+            json: None,
+            deferred: None,
+        },
+        _ => SuiteFile::from_bytes(rel, bytes),
     };
     suite.files.insert(rel.to_string(), file);
     Ok(())

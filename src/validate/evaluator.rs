@@ -1,10 +1,8 @@
-//! Runs the embedded reference evaluator and turns every case whose stated expectation disagrees
-//! with the derived verdict into a finding.
-
-use serde_json::Value;
+//! Turns every case whose stated expectation disagrees with the embedded reference evaluator's
+//! verdict into a finding.
 
 use crate::diag::Diagnostic;
-use crate::eval::{self, outcome::Verdict};
+use crate::eval::outcome::{CaseOutcome, Verdict};
 use crate::suite::Suite;
 use crate::suite::load::MANIFEST;
 use crate::suite::rules;
@@ -34,13 +32,14 @@ impl Counts {
 /// Sections whose verdicts come from a JSON Schema validator rather than the envelope model.
 const PAYLOAD_SECTIONS: [&str; 2] = ["payload_schema", "payload_schema_unicode"];
 
-pub fn check(suite: &Suite, manifest: &Value, out: &mut Vec<Diagnostic>) -> Counts {
+/// Turns the evaluator's outcomes (every case's, in manifest order) into findings.
+pub fn check(suite: &Suite, outcomes: Vec<CaseOutcome>, out: &mut Vec<Diagnostic>) -> Counts {
     let mut counts = Counts::default();
     // A suite newer than this bqsuite may carry sections it has no rule for: that is a warning per
     // section (update bqsuite), not an error per case. In a suite it knows, it is an error.
     let newer = rules::newer_than_known(rules::parse_version(suite.version_text()).as_ref());
     let mut unknown: Vec<(String, String, usize)> = Vec::new();
-    for outcome in eval::evaluate(manifest, suite) {
+    for outcome in outcomes {
         let (section, id) = (outcome.section.clone(), outcome.id.clone());
         match outcome.verdict {
             Verdict::Pass => counts.pass += 1,

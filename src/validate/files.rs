@@ -2,9 +2,10 @@
 //! fixture that tests it on purpose) repeats a key.
 
 use crate::diag::Diagnostic;
+use crate::json;
 use crate::suite::Suite;
 use crate::suite::load::{
-    ENVELOPE_SCHEMA, MANIFEST, RESULTS_EXAMPLE, RESULTS_SCHEMA, VERSION_FILE,
+    ENVELOPE_SCHEMA, MANIFEST, RESULTS_EXAMPLE, RESULTS_SCHEMA, VERSION_FILE, keeps_value,
 };
 use crate::suite::rules::{self, Feature};
 
@@ -45,18 +46,18 @@ pub fn check(suite: &Suite, out: &mut Vec<Diagnostic>) {
     }
     // Names outside the layout (not `.json`, nested, hidden, unportable) are refused by the
     // loader (see `suite::layout`) and reach this check as problems, not files.
-    for (rel, file) in &suite.files {
+    // The fixtures' syntax is checked with the rest of their checks (see `fixtures`).
+    for (rel, file) in suite.files.iter().filter(|(rel, _)| keeps_value(rel)) {
         let Some(parsed) = &file.json else { continue };
         match parsed {
-            Err(e) => out.push(
-                Diagnostic::error("json-syntax", rel, format!("invalid JSON: {}", e.message))
-                    .line_col(e.pos.line, e.pos.column)
-                    .help("fix the syntax; every suite file must be strict RFC 8259 JSON"),
-            ),
+            Err(e) => out.push(syntax_error(rel, e)),
             // A fixture may repeat a key on purpose (duplicate-keys-last-wins); the manifest and
             // the schemas never should, because the earlier value would be silently ignored.
-            Ok(_) if !rel.starts_with("fixtures/") => {
-                for dup in file.tree().map(|t| t.duplicate_keys()).unwrap_or_default() {
+            Ok(_) => {
+                // A tree built for this check alone and dropped: kept, the manifest's would be
+                // the largest thing validation holds. A finding that needs it builds it again.
+                let tree = file.text().and_then(|t| json::parse(t).ok());
+                for dup in tree.map(|t| t.duplicate_keys()).unwrap_or_default() {
                     out.push(
                         Diagnostic::error(
                             "duplicate-key",
@@ -72,7 +73,13 @@ pub fn check(suite: &Suite, out: &mut Vec<Diagnostic>) {
                     );
                 }
             }
-            Ok(_) => {}
         }
     }
+}
+
+/// The finding for the suite file `rel` that is not JSON.
+pub fn syntax_error(rel: &str, e: &json::SyntaxError) -> Diagnostic {
+    Diagnostic::error("json-syntax", rel, format!("invalid JSON: {}", e.message))
+        .line_col(e.pos.line, e.pos.column)
+        .help("fix the syntax; every suite file must be strict RFC 8259 JSON")
 }

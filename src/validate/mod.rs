@@ -7,67 +7,148 @@
 
 mod evaluator;
 mod files;
+pub mod fixtures;
 mod manifest;
 mod names;
 mod pointers;
 pub mod references;
 pub mod schemas;
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use serde_json::{Value, json};
 
 use crate::diag::{Diagnostic, Report};
 use crate::error::Result;
+use crate::json;
 use crate::suite::Suite;
 use crate::suite::index::CaseIndex;
 use crate::suite::load::{self, MANIFEST};
 
 /// Reads and validates the suite at `root`. `Err` only when the suite could not be read at all.
+///
+/// The fixtures are read one at a time as they are checked (see [`fixtures`]), so validating
+/// holds the manifest, the schemas and a few fixtures, never the whole suite.
 pub fn validate(root: &Path) -> Result<Report> {
-    let suite = load::load(root)?;
-    Ok(validate_suite(&suite, &root.display().to_string()))
+    let threads = crate::threads::threads()?;
+    let suite = load::load_deferred(root)?;
+    let (report, fed) = validate_fed(&suite, &root.display().to_string(), threads, |feeder| {
+        read_fixtures(&suite, feeder)
+    });
+    fed?;
+    Ok(report)
 }
 
-/// Validates an already loaded suite.
-pub fn validate_suite(suite: &Suite, subject: &str) -> Report {
-    let mut out: Vec<Diagnostic> = suite.problems.clone();
-    files::check(suite, &mut out);
-    names::check(suite, &mut out);
-    if let Some(manifest) = suite.manifest() {
-        let index = CaseIndex::new(manifest);
-        manifest::check(suite, manifest, &index, &mut out);
-        references::check(suite, manifest, &mut out);
-        let compiled = schemas::compile(suite, &mut out);
-        // One fixture's value at a time, shared by both checks and dropped before the next is
-        // parsed (and before the evaluator decodes its own copies).
-        for (path, cases) in index.by_fixture() {
-            let fixture = path.and_then(|p| suite.value_of(p));
-            pointers::check(&cases, path, fixture.as_deref(), &mut out);
-            if let (Some(path), Some(fixture)) = (path, &fixture) {
-                schemas::check_fixture(&compiled, path, fixture, &cases, &mut out);
-            }
-        }
-        schemas::check_example(suite, &compiled, &mut out);
-        let counts = evaluator::check(suite, manifest, &mut out);
-        locate(suite, &index, &mut out);
-        let mut report = finish(subject, out);
-        report.summary.push(format!(
-            "{} cases in {} sections, {} fixtures; reference evaluator: {} pass, {} skip",
-            index.len(),
-            index.sections(),
-            suite.files_under("fixtures").count(),
-            counts.pass,
-            counts.skip,
-        ));
-        report.data = data(suite, Some((&index, &counts)));
-        return report;
+/// Sends every fixture of `suite` to `feeder`, reading those the loader deferred.
+pub fn read_fixtures<'s>(suite: &'s Suite, feeder: &fixtures::Feeder<'_, 's>) -> Result<()> {
+    for rel in suite.files_under("fixtures") {
+        feeder.send(rel, load::read_file(suite, rel)?);
     }
-    let compiled = schemas::compile(suite, &mut out);
-    schemas::check_example(suite, &compiled, &mut out);
-    let mut report = finish(subject, out);
-    report.data = data(suite, None);
+    Ok(())
+}
+
+/// The manifest of a suite that has none.
+static NO_MANIFEST: Value = Value::Null;
+
+/// Validates a suite loaded whole (by [`load::load`], not [`load::load_deferred`]).
+pub fn validate_suite(suite: &Suite, subject: &str) -> Report {
+    // The commands that validate a suite in memory read BQSUITE_THREADS as `validate` does; one
+    // they cannot use is `validate`'s to refuse, not theirs.
+    let threads = crate::threads::threads().unwrap_or_else(|_| crate::threads::cores());
+    let (report, ()) = validate_fed(suite, subject, threads, |feeder| {
+        for rel in suite.files_under("fixtures") {
+            let bytes = suite.file(rel).map_or(&[][..], |f| f.bytes.as_slice());
+            feeder.send(rel, Cow::Borrowed(bytes));
+        }
+    });
     report
+}
+
+/// Validates `suite`, whose fixtures' bytes `feed` sends (running on this thread while up to
+/// `threads` others check them). Returns the report and what `feed` returned. A fixture `feed`
+/// does not send is not checked: a caller whose feed fails must not take the report for a
+/// complete validation.
+pub fn validate_fed<'s, T>(
+    suite: &'s Suite,
+    subject: &str,
+    threads: usize,
+    feed: impl for<'p> FnOnce(&fixtures::Feeder<'p, 's>) -> T,
+) -> (Report, T) {
+    let mut out: Vec<Diagnostic> = suite.problems.clone();
+    let compiled = schemas::compile(suite, &mut out);
+    let manifest = suite.manifest();
+    let index = manifest.map(CaseIndex::new).unwrap_or_default();
+    let by_file = index.by_fixture();
+    let plan = fixtures::Plan::new(
+        suite,
+        manifest.unwrap_or(&NO_MANIFEST),
+        &index,
+        &compiled,
+        &by_file,
+    );
+    // The checks of the suite's structure run beside the fixtures' (which have no need of them).
+    let (structure, (checked, result, _)) = std::thread::scope(|scope| {
+        let structure = scope.spawn(|| {
+            let mut out = Vec::new();
+            check_structure(suite, manifest.map(|m| (m, &index)), &compiled, &mut out);
+            // The cases naming no fixture, or a path that is not one, are checked without one.
+            for (path, cases) in by_file
+                .iter()
+                .filter(|(p, _)| !p.is_some_and(|p| plan.covers(p)))
+            {
+                let value = path.and_then(|p| suite.value_of(p));
+                pointers::check(cases, *path, value.as_deref(), &mut out);
+                if let (Some(path), Some(value)) = (path, &value) {
+                    schemas::check_fixture(&compiled, path, value, cases, &mut out);
+                }
+            }
+            out
+        });
+        let fed = fixtures::run(&plan, threads, feed);
+        (
+            structure.join().expect("the structure checks panicked"),
+            fed,
+        )
+    });
+    out.extend(structure);
+    out.extend(checked.findings);
+    if manifest.is_none() {
+        let mut report = finish(subject, out);
+        report.data = data(suite, None);
+        return (report, result);
+    };
+    let outcomes = checked.outcomes.into_iter().map(|(_, o)| o).collect();
+    let counts = evaluator::check(suite, outcomes, &mut out);
+    locate(suite, &index, &mut out);
+    let mut report = finish(subject, out);
+    report.summary.push(format!(
+        "{} cases in {} sections, {} fixtures; reference evaluator: {} pass, {} skip",
+        index.len(),
+        index.sections(),
+        suite.files_under("fixtures").count(),
+        counts.pass,
+        counts.skip,
+    ));
+    report.data = data(suite, Some((&index, &counts)));
+    (report, result)
+}
+
+/// The checks of everything but the fixtures' contents: the files, their names, the example
+/// results file, and the manifest's cases and references (when it parsed).
+fn check_structure(
+    suite: &Suite,
+    manifest: Option<(&Value, &CaseIndex)>,
+    compiled: &schemas::Compiled,
+    out: &mut Vec<Diagnostic>,
+) {
+    files::check(suite, out);
+    names::check(suite, out);
+    schemas::check_example(suite, compiled, out);
+    if let Some((manifest, index)) = manifest {
+        manifest::check(suite, manifest, index, out);
+        references::check(suite, manifest, out);
+    }
 }
 
 /// The `data` of `validate --format json`: the suite's version (CONFORMANCE_VERSION, else the
@@ -102,34 +183,42 @@ fn finish(subject: &str, diagnostics: Vec<Diagnostic>) -> Report {
     report
 }
 
-/// Attaches a line:column to every finding with a pointer into a parsed JSON file, and the
+/// Attaches a line:column to every finding with a pointer into a JSON file in memory, and the
 /// section/case id to every finding that points into a manifest case.
 fn locate(suite: &Suite, index: &CaseIndex, out: &mut [Diagnostic]) {
     for d in out.iter_mut() {
         let Some(pointer) = d.pointer.clone() else {
             continue;
         };
-        // A pointer to something missing (a required field) is placed at its nearest ancestor.
         if d.line_col.is_none()
             && let Some(tree) = suite.tree(&d.file)
         {
-            let mut at = pointer.as_str();
-            loop {
-                if let Some(node) = tree.at(at) {
-                    d.line_col = Some((node.pos.line, node.pos.column));
-                    break;
-                }
-                match at.rfind('/') {
-                    Some(i) => at = &at[..i],
-                    None => break,
-                }
-            }
+            locate_one(tree, d);
         }
         if d.case.is_none()
             && d.file == MANIFEST
             && let Some(case) = index.case_at(&pointer)
         {
             d.case = Some((case.section.clone(), case.id.clone()));
+        }
+    }
+}
+
+/// Places `d`, a finding with a pointer into the file `tree` was parsed from, at its line:column;
+/// a pointer to something missing (a required field) at its nearest ancestor's.
+fn locate_one(tree: &json::Node, d: &mut Diagnostic) {
+    let Some(pointer) = &d.pointer else {
+        return;
+    };
+    let mut at = pointer.as_str();
+    loop {
+        if let Some(node) = tree.at(at) {
+            d.line_col = Some((node.pos.line, node.pos.column));
+            return;
+        }
+        match at.rfind('/') {
+            Some(i) => at = &at[..i],
+            None => return,
         }
     }
 }

@@ -149,10 +149,16 @@ static TEXTS_DECODED: std::sync::atomic::AtomicUsize = std::sync::atomic::Atomic
 
 /// Parses `text` (last wins on a repeated key) and decodes it.
 pub fn decode(text: &str) -> Result<Decoded, Rejection> {
+    decode_parsed(text, None)
+}
+
+/// Decodes `text`, whose value `parsed` is when the caller already parsed it (as `decode` does,
+/// with [`crate::json::parse_value`]).
+pub fn decode_parsed(text: &str, parsed: Option<Value>) -> Result<Decoded, Rejection> {
     TEXTS_DECODED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let value: Value = match mutant::reparse(text) {
-        Some(value) => value,
-        None => crate::json::parse_value(text)
+    let value: Value = match (mutant::reparse(text), parsed) {
+        (Some(value), _) | (None, Some(value)) => value,
+        (None, None) => crate::json::parse_value(text)
             .map_err(|e| Rejection::new(RejectKind::NotJson, format!("invalid JSON: {e}")))?,
     };
     decode_value(value)

@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 
 use std::rc::Rc;
 
-use super::decode::{Decoded, RejectKind, Rejection, decode};
+use super::decode::{Decoded, RejectKind, Rejection, decode_parsed};
 use super::encode::{EncodeError, bump_attempts, encode, encode_owned};
 use super::make::{MakeError, MakeInput};
 use crate::eval::case::{Case, Step, compact};
@@ -81,8 +81,14 @@ pub type Decode = Result<Decoded, Rejection>;
 
 /// Decodes the text of the fixture `file` (once per evaluation: see [`memo`]).
 pub fn decode_file(file: &str, text: &str) -> Rc<Decode> {
-    memo::get_or_compute(file, "decode", || decode(text))
+    memo::get_or_compute(file, "decode", || {
+        decode_parsed(text, memo::take(file, PARSED))
+    })
 }
+
+/// The memo key under which a fixture's parsed value may be [`memo::offer`]ed, so that decoding
+/// it does not parse it again.
+pub const PARSED: &str = "parsed";
 
 /// The fixture the case's `file` field names, decoded and re-encoded unchanged, or why not (once
 /// per evaluation: see [`memo`]).
@@ -126,7 +132,8 @@ pub fn retry_fixture(c: &Case<'_>, fixtures: &dyn FixtureSource) -> Step<Rc<Reen
     let file = c.str("file")?;
     let text = c.fixture("file", file, fixtures)?;
     Ok(memo::get_or_compute(file, "retry", || {
-        let mut message = decode(text).map_err(|r| Refused::Decode(r.verdict_words()))?;
+        let mut message = decode_parsed(text, memo::take(file, PARSED))
+            .map_err(|r| Refused::Decode(r.verdict_words()))?;
         bump_attempts(&mut message);
         encode_owned(message).map_err(Refused::Encode)
     }))

@@ -8,12 +8,12 @@ use serde_json::Value;
 
 use crate::eval::case::{Case, Step, finish};
 use crate::eval::memo;
-use crate::eval::model::decode::decode;
+use crate::eval::model::decode::decode_parsed;
 use crate::eval::model::encode::{
     DeadLetterError, EncodeError, bump_attempts, dead_letter_move, encode_owned,
 };
 use crate::eval::model::expect::{
-    check_block_subset, check_pointer_values, check_pointers_absent, describe_warnings,
+    PARSED, check_block_subset, check_pointer_values, check_pointers_absent, describe_warnings,
     fixture_text, malformed_at, sub_pointer,
 };
 use crate::eval::outcome::{FixtureSource, Verdict};
@@ -47,8 +47,9 @@ fn run_case(c: &Case<'_>, fixtures: &dyn FixtureSource) -> Step<()> {
     };
 
     // The retry hop depends only on the fixture and the dead-letter arguments: cases that share
-    // them share one re-emit (see `memo`). The hop decodes its own copy and moves it through
-    // bump, dead-letter move and encode, so the payload is held once, in the output.
+    // them share one re-emit (see `memo`). The hop decodes its own copy (from the fixture's parsed
+    // value when validation offered it) and moves it through bump, dead-letter move and encode,
+    // so the payload is held once, in the output.
     let file = c.str("file")?;
     let text = fixture_text(c, fixtures)?;
     let what = match &dead_letter {
@@ -56,7 +57,9 @@ fn run_case(c: &Case<'_>, fixtures: &dyn FixtureSource) -> Step<()> {
         Some((reason, queue, _)) => format!("roundtrip\0{reason}\0{queue}"),
     };
     let emitted = memo::get_or_compute(file, &what, || {
-        let mut message = decode(text).map_err(|r| Hop::Rejected(r.verdict_words()))?;
+        let parsed = memo::take(file, PARSED);
+        let mut message =
+            decode_parsed(text, parsed).map_err(|r| Hop::Rejected(r.verdict_words()))?;
         if !message.warnings.is_empty() {
             return Err(Hop::Warned(describe_warnings(&message)));
         }
