@@ -10,6 +10,8 @@
 //! of `serde_json::from_str::<Value>` (the same number rules, nesting limit and last-wins
 //! repeated keys).
 
+use std::borrow::Cow;
+
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
@@ -43,6 +45,96 @@ fn parse_sized(text: &str) -> serde_json::Result<Value> {
 /// Whether `text` parses as `serde_json::from_str::<Value>` would parse it, building nothing.
 pub fn check_syntax(text: &str) -> serde_json::Result<()> {
     serde_json::from_str::<Counted>(text).map(drop)
+}
+
+/// Whether some object in `text` names a key twice (compared as decoded, as
+/// [`super::Node::duplicate_keys`] compares them), building nothing: the cheap test before the
+/// positioned tree that says where. `false` for a text serde_json refuses.
+pub fn repeats_a_key(text: &str) -> bool {
+    serde_json::from_str::<Repeats>(text).is_ok_and(|r| r.0)
+}
+
+/// Whether the value read repeats a key somewhere.
+struct Repeats(bool);
+
+impl<'de> serde::Deserialize<'de> for Repeats {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(RepeatsVisitor)
+    }
+}
+
+struct RepeatsVisitor;
+
+impl<'de> Visitor<'de> for RepeatsVisitor {
+    type Value = Repeats;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Repeats, E> {
+        Ok(Repeats(false))
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Repeats, E> {
+        Ok(Repeats(false))
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Repeats, E> {
+        Ok(Repeats(false))
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Repeats, E> {
+        Ok(Repeats(false))
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Repeats, E> {
+        Ok(Repeats(false))
+    }
+    fn visit_unit<E>(self) -> Result<Repeats, E> {
+        Ok(Repeats(false))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Repeats, A::Error> {
+        let mut found = false;
+        while let Some(Repeats(inside)) = seq.next_element()? {
+            found |= inside;
+        }
+        Ok(Repeats(found))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Repeats, A::Error> {
+        let mut found = false;
+        let mut keys = Vec::new();
+        while let Some(Key(key)) = map.next_key()? {
+            keys.push(key);
+            found |= map.next_value::<Repeats>()?.0;
+        }
+        keys.sort_unstable();
+        found |= keys.windows(2).any(|pair| pair[0] == pair[1]);
+        Ok(Repeats(found))
+    }
+}
+
+/// An object's key, borrowed from the text unless it had escapes to decode.
+struct Key<'de>(Cow<'de, str>);
+
+impl<'de> serde::Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_str(KeyVisitor)
+    }
+}
+
+struct KeyVisitor;
+
+impl<'de> Visitor<'de> for KeyVisitor {
+    type Value = Key<'de>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("an object key")
+    }
+    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Key<'de>, E> {
+        Ok(Key(Cow::Borrowed(v)))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Key<'de>, E> {
+        Ok(Key(Cow::Owned(v.to_string())))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Key<'de>, E> {
+        Ok(Key(Cow::Owned(v)))
+    }
 }
 
 /// A value read and dropped (what [`check_syntax`] deserializes).
@@ -252,6 +344,33 @@ mod tests {
                 assert_eq!(ours.to_string(), theirs.to_string(), "{text:?}");
             }
         }
+    }
+
+    #[test]
+    fn repeated_keys_are_found_where_the_tree_finds_them() {
+        let deep_repeat = format!(
+            "{}{{\"k\": 1, \"k\": 2}}{}",
+            "[".repeat(100),
+            "]".repeat(100)
+        );
+        for text in TEXTS.iter().copied().chain([
+            "{\"a\": 1, \"b\": {\"a\": 2}}",
+            "[{\"x\": 1}, {\"x\": 2}]",
+            "{\"a\": 1, \"\\u0061\": 2}",
+            "{\"a\\/b\": 1, \"a/b\": 2}",
+            "{\"list\": [0, {\"z\": {\"q\": 1, \"p\": 0, \"q\": 2}}]}",
+            "{\"\": 1, \"\": 2}",
+            "{\"é\": 1, \"e\\u0301\": 2}",
+            deep_repeat.as_str(),
+        ]) {
+            let tree = crate::json::parse(text).unwrap();
+            assert_eq!(
+                repeats_a_key(text),
+                !tree.duplicate_keys().is_empty(),
+                "{text}"
+            );
+        }
+        assert!(!repeats_a_key("{\"a\": 1, \"a\": "));
     }
 
     #[test]

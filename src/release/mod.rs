@@ -98,9 +98,15 @@ pub fn release(options: &Options) -> Result<Report> {
 
     let mut findings = Vec::new();
     let license = read_license(root, &mut findings)?;
-    let (entries, walk_findings) = tree::walk(root)?;
+    // The packaging's walk of the tree and the loader's run at once.
+    let (walked, suite) = std::thread::scope(|scope| {
+        let walking = scope.spawn(|| tree::walk(root));
+        let suite = load::load_deferred(root);
+        (walking.join().expect("walking the suite panicked"), suite)
+    });
+    let (entries, walk_findings) = walked?;
     findings.extend(walk_findings);
-    let suite = load::load_deferred(root)?;
+    let suite = suite?;
     let version = check_version(&suite, options, &mut findings);
     if findings.is_empty() && suite.problems.is_empty() {
         check_same_files(&suite, &entries, &mut findings);

@@ -156,7 +156,11 @@ fn read_json(bytes: &[u8], keep: bool) -> std::result::Result<JsonDoc, json::Syn
 /// The value of a JSON file's bytes, or where and why they are not JSON: what the loader finds
 /// for a file it parses, for a fixture's bytes read later ([`load_deferred`]).
 pub fn parse_json(bytes: &[u8]) -> std::result::Result<Value, json::SyntaxError> {
-    let text = utf8(bytes)?;
+    parse_text(utf8(bytes)?)
+}
+
+/// As [`parse_json`], for bytes already known to be UTF-8.
+pub fn parse_text(text: &str) -> std::result::Result<Value, json::SyntaxError> {
     json::parse_value(text).map_err(|e| explain(text, &e))
 }
 
@@ -363,8 +367,41 @@ fn load_with(root: &Path, read: Reading, limits: &SuiteLimits) -> Result<Suite> 
     let mut suite = Suite::empty(root);
     let mut total = 0u64;
     for name in VENDORED_FILES {
-        read_entry(&mut suite, &root.join(name), name, &mut total, read, limits)?;
+        // The manifest, the largest file parsed, is parsed beside the walk of the directories.
+        let now = if name == MANIFEST {
+            Reading::Bytes
+        } else {
+            read
+        };
+        read_entry(&mut suite, &root.join(name), name, &mut total, now, limits)?;
     }
+    let manifest = match (read, suite.files.get_mut(MANIFEST)) {
+        (Reading::Bytes, _) | (_, None) => None,
+        (_, Some(file)) => Some(std::mem::take(&mut file.bytes)),
+    };
+    let parsed = std::thread::scope(|scope| {
+        let parsing = manifest.map(|bytes| scope.spawn(|| SuiteFile::from_bytes(MANIFEST, bytes)));
+        let walked = walk_dirs(&mut suite, root, &mut total, read, limits);
+        (
+            parsing.map(|p| p.join().expect("parsing the manifest panicked")),
+            walked,
+        )
+    });
+    if let (Some(file), Some(slot)) = (parsed.0, suite.files.get_mut(MANIFEST)) {
+        *slot = file;
+    }
+    parsed.1?;
+    Ok(suite)
+}
+
+/// Reads the files under [`VENDORED_DIRS`] into `suite`.
+fn walk_dirs(
+    suite: &mut Suite,
+    root: &Path,
+    total: &mut u64,
+    read: Reading,
+    limits: &SuiteLimits,
+) -> Result<()> {
     for dir in VENDORED_DIRS {
         let path = root.join(dir);
         match fs::symlink_metadata(&path) {
@@ -427,10 +464,10 @@ fn load_with(root: &Path, read: Reading, limits: &SuiteLimits) -> Result<Suite> 
                 ));
                 break;
             }
-            read_entry(&mut suite, entry.path(), &rel, &mut total, read, limits)?;
+            read_entry(suite, entry.path(), &rel, total, read, limits)?;
         }
     }
-    Ok(suite)
+    Ok(())
 }
 
 fn link_problem(rel: &str) -> Diagnostic {

@@ -115,7 +115,12 @@ impl<'p> Plan<'p> {
     /// Checks one fixture from its bytes.
     fn check(&self, rel: &'p str, bytes: &[u8]) -> Checked {
         let mut findings = Vec::new();
-        let value = match load::parse_json(bytes) {
+        let text = std::str::from_utf8(bytes).ok();
+        let parsed = match text {
+            Some(text) => load::parse_text(text),
+            None => load::parse_json(bytes),
+        };
+        let value = match parsed {
             Ok(value) => Some(value),
             Err(e) => {
                 findings.push(files::syntax_error(rel, &e));
@@ -128,7 +133,6 @@ impl<'p> Plan<'p> {
                 schemas::check_fixture(self.compiled, rel, value, cases, &mut findings);
             }
         }
-        let text = std::str::from_utf8(bytes).ok();
         locate_in(rel, text, &mut findings);
         let outcomes = match self.local.get(rel) {
             Some(which) => {
