@@ -4,12 +4,16 @@
 # Every script reads the same knobs from the environment:
 #   RUNS=N        timed runs per command (each script has its own default)
 #   SIZE_MB=N     size of the generated data, for the scripts that generate some
+#   BENCH_PROFILE the cargo profile of the binary measured (default: dist, what releases ship)
 #   BENCH_CI=1    a smoke run (what bench/ci.sh sets): a tool that cannot be installed is left
 #                 out with a note instead of failing the run, and results are not comparable
 #                 figures, only proof that the script still runs.
 
 BENCH_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BQ=$BENCH_ROOT/target/release/bqsuite
+# The binary measured: the one releases ship (the dist profile: fat LTO, one codegen unit) unless
+# BENCH_PROFILE names another (bench/ci.sh's smoke runs use the release profile the tests built).
+BENCH_PROFILE=${BENCH_PROFILE:-dist}
+BQ=$BENCH_ROOT/target/$BENCH_PROFILE/bqsuite
 
 bench_note() {
     printf 'bench: %s\n' "$*" >&2
@@ -46,9 +50,9 @@ bench_need() {
     exit 2
 }
 
-# Builds the release binary (cargo does nothing when it is up to date).
+# Builds the measured binary (cargo does nothing when it is up to date).
 bench_build() {
-    (cd "$BENCH_ROOT" && cargo build --release --quiet)
+    (cd "$BENCH_ROOT" && cargo build --profile "$BENCH_PROFILE" --locked --quiet)
 }
 
 # A Python virtual environment with jsonschema, for the legacy checks; prints its python. When it
@@ -83,27 +87,30 @@ bench_compare() {
             args+=(-n "$1" "$2")
             shift 2
         done
+        # BENCH_PREPARE: a command run, untimed, before every timed run.
+        [ -z "${BENCH_PREPARE:-}" ] || args=(--prepare "$BENCH_PREPARE" "${args[@]}")
         hyperfine --warmup "$warmup" --runs "$runs" --export-markdown "$md" "${args[@]}"
         return
     fi
     printf '| Command | Mean [s] | Runs |\n|:---|---:|---:|\n' >"$md"
     while [ $# -gt 0 ]; do
-        local name=$1 cmd=$2 start end
+        local name=$1 cmd=$2 start total=0
         shift 2
         bash -c "$cmd" >/dev/null 2>&1 || {
             bench_note "failed: $cmd"
             return 1
         }
-        start=$(date +%s%N)
         for _ in $(seq "$runs"); do
+            [ -z "${BENCH_PREPARE:-}" ] || bash -c "$BENCH_PREPARE"
+            start=$(date +%s%N)
             bash -c "$cmd" >/dev/null 2>&1 || {
                 bench_note "failed: $cmd"
                 return 1
             }
+            total=$((total + $(date +%s%N) - start))
         done
-        end=$(date +%s%N)
         printf '| `%s` | %s | %s |\n' "$name" \
-            "$(awk -v ns=$((end - start)) -v n="$runs" 'BEGIN { printf "%.3f", ns / n / 1e9 }')" \
+            "$(awk -v ns="$total" -v n="$runs" 'BEGIN { printf "%.3f", ns / n / 1e9 }')" \
             "$runs" >>"$md"
     done
     bench_note "hyperfine is not available: plain timing (mean of $runs runs, no statistics)"

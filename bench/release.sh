@@ -7,14 +7,18 @@
 # `bqsuite release` runs its full validation first, as it always does: the figure is end to end.
 #
 # It checks first that the suite is valid (release packages it), that both sides pack the same
-# entries, and that the asset is byte for byte the same on 1 compressing thread and on as many as
-# there are cores (BQSUITE_THREADS). Then it times, with hyperfine:
-#   * `bqsuite release` (by default one compressing thread fewer than the cores, validation
-#     keeping one busy), and with BQSUITE_THREADS=1 and =cores where those differ;
+# entries, and that the asset is byte for byte the same on 1 thread and on as many as there are
+# cores (BQSUITE_THREADS: the threads that check fixtures and those that compress). Then it times,
+# with hyperfine:
+#   * `bqsuite release` (by default one thread of each kind per core), and with
+#     BQSUITE_THREADS=1;
 #   * the tar | gzip pipeline, at the same deflate level (6, release::COMPRESSION_LEVEL);
-#   * `bqsuite validate` alone: the validation every release runs, its floor;
-# and measures the peak RSS of each (GNU time). Both sides pack the same tree (the synthetic
-# suite, whose directory is named like the asset's root and holds LICENSE).
+#   * `bqsuite validate` alone: the validation every release runs;
+# and measures the peak RSS of each (GNU time). Then it runs release and the pipeline in turn,
+# RUNS rounds, and prints the median of the rounds' ratios: the figure to read on a shared
+# machine. Both sides pack the same tree (the synthetic suite, whose directory is named like the
+# asset's root and holds LICENSE). The binary is the dist profile's, what releases ship
+# (BENCH_PROFILE in bench/lib.sh).
 #
 #   bench/release.sh                      # 200 MB, 5 runs each
 #   SIZE_MB=20 RUNS=3 bench/release.sh    # smaller
@@ -63,7 +67,7 @@ CORES=$(nproc)
 echo "synthetic suite: $SUITE ($files files, $bytes bytes)"
 bench_machine
 
-DEFAULT=$((CORES > 1 ? CORES - 1 : 1))
+DEFAULT=$CORES
 OUT=$WORK/dist
 PIPE=$WORK/pipeline.tar.gz
 rm -rf "$OUT" "$WORK"/dist-*
@@ -93,16 +97,52 @@ PIPELINE="tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C '$WO
 MD=$WORK/bench.md
 echo
 echo "== wall time ($RUNS runs each)"
-releases=("bqsuite release (default: $DEFAULT compressing thread(s))" "'$BQ' release '$SUITE' --out '$OUT'")
+releases=("bqsuite release (default: $DEFAULT thread(s))" "'$BQ' release '$SUITE' --out '$OUT'")
 for threads in 1 "$CORES"; do
     [ "$threads" = "$DEFAULT" ] && continue
     releases+=("bqsuite release (BQSUITE_THREADS=$threads)"
         "BQSUITE_THREADS=$threads '$BQ' release '$SUITE' --out '$WORK/dist-$threads'")
 done
-bench_compare "$MD" "$RUNS" "${releases[@]}" \
+# The pipeline leaves 20 MB for the kernel to write back, which release (whose asset is synced
+# before it is renamed into place) would otherwise pay for in the next run: every timed run starts
+# with the disk flushed.
+BENCH_PREPARE=sync bench_compare "$MD" "$RUNS" "${releases[@]}" \
     "tar | gzip -n -$LEVEL" "$PIPELINE" \
     "bqsuite validate (part of release)" "'$BQ' validate '$SUITE'"
 cat "$MD"
+
+# hyperfine runs every run of one command before the next command's, so on a shared machine a
+# slow minute can fall on one side only. Here each round runs both, one after the other: the
+# ratio of a round compares two runs taken a few seconds apart.
+echo
+echo "== release against the pipeline, interleaved ($RUNS rounds of one run each)"
+rounds=$WORK/rounds.txt
+: >"$rounds"
+for _ in $(seq "$RUNS"); do
+    sync
+    start=$(date +%s%N)
+    "$BQ" release "$SUITE" --out "$OUT" >/dev/null
+    end=$(date +%s%N)
+    released=$((end - start))
+    sync
+    start=$(date +%s%N)
+    bash -c "$PIPELINE"
+    end=$(date +%s%N)
+    echo "$released $((end - start))" >>"$rounds"
+done
+awk '
+    function median(v, n,    i, j, t) {
+        for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) {
+            t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
+        }
+        return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+    }
+    { n++; r[n] = $1 / 1e9; p[n] = $2 / 1e9; x[n] = $2 / $1; lo = (n == 1 || x[n] < lo) ? x[n] : lo
+      hi = (n == 1 || x[n] > hi) ? x[n] : hi }
+    END {
+        printf "bqsuite release: median %.3f s; tar | gzip: median %.3f s\n", median(r, n), median(p, n)
+        printf "speed-up of release over the pipeline: %.2fx (median of the rounds; %.2fx to %.2fx)\n", median(x, n), lo, hi
+    }' "$rounds"
 
 echo
 echo "== peak RSS (GNU time)"
