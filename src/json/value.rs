@@ -19,7 +19,7 @@ use serde_json::{Map, Number, Value};
 /// small, and a second pass would double the time of the many small files a suite holds.
 const SIZED_FROM: usize = 1 << 20;
 
-/// Parses `text` as `serde_json::from_str::<Value>` does; a text of [`SIZED_FROM`] bytes or more
+/// Parses `text` as `serde_json::from_str::<Value>` does; a text of `SIZED_FROM` (1 MiB) or more
 /// has each object and array allocated at its final size.
 pub fn parse_value(text: &str) -> serde_json::Result<Value> {
     if text.len() < SIZED_FROM {
