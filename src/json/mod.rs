@@ -16,7 +16,7 @@ pub use parse::{Duplicate, Kind, MAX_DEPTH, Member, Node, Pos, SyntaxError, pars
 pub use pointer::{
     PointerError, escape, join, key_position_of, parse_pointer, position_of, resolve,
 };
-pub use value::{check_syntax, parse_value, repeats_a_key};
+pub use value::{check_syntax, parse_value, parse_value_noting_repeats};
 
 /// Line and column (1-based, columns in Unicode scalar values, same rules as
 /// [`Pos`]) of a byte offset in `text`.

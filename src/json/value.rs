@@ -10,8 +10,6 @@
 //! of `serde_json::from_str::<Value>` (the same number rules, nesting limit and last-wins
 //! repeated keys).
 
-use std::borrow::Cow;
-
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
@@ -31,110 +29,41 @@ pub fn parse_value(text: &str) -> serde_json::Result<Value> {
 /// Parses `text` in two passes: the first checks it and counts the members of every object and
 /// array, the second builds each at that size.
 fn parse_sized(text: &str) -> serde_json::Result<Value> {
+    build(text, true).map(|(value, _)| value)
+}
+
+/// As [`parse_value`], saying too whether some object in `text` names a key twice (keys compared
+/// decoded, as [`super::Node::duplicate_keys`] compares them; the value keeps the last, as
+/// serde_json does). The builder sees every member it inserts, so this costs no second pass: the
+/// positioned tree that says where a key repeats is needed only for a text that repeats one.
+pub fn parse_value_noting_repeats(text: &str) -> serde_json::Result<(Value, bool)> {
+    build(text, text.len() >= SIZED_FROM)
+}
+
+/// Builds the value of `text` (each container at its counted size when `sized`, after a counting
+/// pass), and whether some object in it repeats a key.
+fn build(text: &str, sized: bool) -> serde_json::Result<(Value, bool)> {
     let mut sizes = Vec::new();
-    let mut de = serde_json::Deserializer::from_str(text);
-    Count(&mut sizes).deserialize(&mut de)?;
-    de.end()?;
+    if sized {
+        let mut de = serde_json::Deserializer::from_str(text);
+        Count(&mut sizes).deserialize(&mut de)?;
+        de.end()?;
+    }
     let mut sizes = sizes.into_iter();
+    let mut repeated = false;
     let mut de = serde_json::Deserializer::from_str(text);
-    let value = Build(&mut sizes).deserialize(&mut de)?;
+    let value = Build {
+        sizes: &mut sizes,
+        repeated: &mut repeated,
+    }
+    .deserialize(&mut de)?;
     de.end()?;
-    Ok(value)
+    Ok((value, repeated))
 }
 
 /// Whether `text` parses as `serde_json::from_str::<Value>` would parse it, building nothing.
 pub fn check_syntax(text: &str) -> serde_json::Result<()> {
     serde_json::from_str::<Counted>(text).map(drop)
-}
-
-/// Whether some object in `text` names a key twice (compared as decoded, as
-/// [`super::Node::duplicate_keys`] compares them), building nothing: the cheap test before the
-/// positioned tree that says where. `false` for a text serde_json refuses.
-pub fn repeats_a_key(text: &str) -> bool {
-    serde_json::from_str::<Repeats>(text).is_ok_and(|r| r.0)
-}
-
-/// Whether the value read repeats a key somewhere.
-struct Repeats(bool);
-
-impl<'de> serde::Deserialize<'de> for Repeats {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(RepeatsVisitor)
-    }
-}
-
-struct RepeatsVisitor;
-
-impl<'de> Visitor<'de> for RepeatsVisitor {
-    type Value = Repeats;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("any JSON value")
-    }
-    fn visit_bool<E>(self, _: bool) -> Result<Repeats, E> {
-        Ok(Repeats(false))
-    }
-    fn visit_i64<E>(self, _: i64) -> Result<Repeats, E> {
-        Ok(Repeats(false))
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<Repeats, E> {
-        Ok(Repeats(false))
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<Repeats, E> {
-        Ok(Repeats(false))
-    }
-    fn visit_str<E>(self, _: &str) -> Result<Repeats, E> {
-        Ok(Repeats(false))
-    }
-    fn visit_unit<E>(self) -> Result<Repeats, E> {
-        Ok(Repeats(false))
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Repeats, A::Error> {
-        let mut found = false;
-        while let Some(Repeats(inside)) = seq.next_element()? {
-            found |= inside;
-        }
-        Ok(Repeats(found))
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Repeats, A::Error> {
-        let mut found = false;
-        let mut keys = Vec::new();
-        while let Some(Key(key)) = map.next_key()? {
-            keys.push(key);
-            found |= map.next_value::<Repeats>()?.0;
-        }
-        keys.sort_unstable();
-        found |= keys.windows(2).any(|pair| pair[0] == pair[1]);
-        Ok(Repeats(found))
-    }
-}
-
-/// An object's key, borrowed from the text unless it had escapes to decode.
-struct Key<'de>(Cow<'de, str>);
-
-impl<'de> serde::Deserialize<'de> for Key<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_str(KeyVisitor)
-    }
-}
-
-struct KeyVisitor;
-
-impl<'de> Visitor<'de> for KeyVisitor {
-    type Value = Key<'de>;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("an object key")
-    }
-    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Key<'de>, E> {
-        Ok(Key(Cow::Borrowed(v)))
-    }
-    fn visit_str<E>(self, v: &str) -> Result<Key<'de>, E> {
-        Ok(Key(Cow::Owned(v.to_string())))
-    }
-    fn visit_string<E>(self, v: String) -> Result<Key<'de>, E> {
-        Ok(Key(Cow::Owned(v)))
-    }
 }
 
 /// A value read and dropped (what [`check_syntax`] deserializes).
@@ -234,8 +163,26 @@ impl<'de> Visitor<'de> for Walk<'_> {
     }
 }
 
-/// The second pass: builds the value, taking each container's size from the first pass.
-struct Build<'a, I>(&'a mut I);
+/// The second pass: builds the value, taking each container's size from the first pass (none
+/// when there was none), and notes a key that an object repeats.
+struct Build<'a, I> {
+    sizes: &'a mut I,
+    repeated: &'a mut bool,
+}
+
+impl<I: Iterator<Item = usize>> Build<'_, I> {
+    /// The size counted for the next container (0, to grow as it fills, when none was counted).
+    fn size(&mut self) -> usize {
+        self.sizes.next().unwrap_or_default()
+    }
+
+    fn child(&mut self) -> Build<'_, I> {
+        Build {
+            sizes: &mut *self.sizes,
+            repeated: &mut *self.repeated,
+        }
+    }
+}
 
 impl<'de, I: Iterator<Item = usize>> DeserializeSeed<'de> for Build<'_, I> {
     type Value = Value;
@@ -273,18 +220,21 @@ impl<'de, I: Iterator<Item = usize>> Visitor<'de> for Build<'_, I> {
     fn visit_unit<E>(self) -> Result<Value, E> {
         Ok(Value::Null)
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let mut items = Vec::with_capacity(self.0.next().unwrap_or_default());
-        while let Some(item) = seq.next_element_seed(Build(&mut *self.0))? {
+    fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::with_capacity(self.size());
+        while let Some(item) = seq.next_element_seed(self.child())? {
             items.push(item);
         }
         Ok(Value::Array(items))
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        let mut members = Map::with_capacity(self.0.next().unwrap_or_default());
+    fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<Value, A::Error> {
+        let mut members = Map::with_capacity(self.size());
         while let Some(key) = map.next_key::<String>()? {
-            let value = map.next_value_seed(Build(&mut *self.0))?;
-            members.insert(key, value);
+            let value = map.next_value_seed(self.child())?;
+            // The last value wins, in the first one's place, as in serde_json's own visitor.
+            if members.insert(key, value).is_some() {
+                *self.repeated = true;
+            }
         }
         Ok(Value::Object(members))
     }
@@ -313,7 +263,11 @@ mod tests {
     fn builds_what_serde_json_builds() {
         for text in TEXTS {
             let theirs: Value = serde_json::from_str(text).unwrap();
-            for ours in [parse_value(text).unwrap(), parse_sized(text).unwrap()] {
+            for ours in [
+                parse_value(text).unwrap(),
+                parse_sized(text).unwrap(),
+                parse_value_noting_repeats(text).unwrap().0,
+            ] {
                 assert_eq!(ours, theirs, "{text}");
                 // The same key order too (preserve_order).
                 assert_eq!(ours.to_string(), theirs.to_string(), "{text}");
@@ -339,6 +293,7 @@ mod tests {
             for ours in [
                 parse_value(text).unwrap_err(),
                 parse_sized(text).unwrap_err(),
+                parse_value_noting_repeats(text).unwrap_err(),
                 check_syntax(text).unwrap_err(),
             ] {
                 assert_eq!(ours.to_string(), theirs.to_string(), "{text:?}");
@@ -353,6 +308,9 @@ mod tests {
             "[".repeat(100),
             "]".repeat(100)
         );
+        let zeros = "0,".repeat(SIZED_FROM / 2);
+        let big_repeat = format!("{{\"a\": [{zeros}0], \"b\": {{\"k\": 1, \"k\": 2}}}}");
+        let big_plain = format!("{{\"a\": [{zeros}0], \"b\": {{\"k\": 1, \"a\": 2}}}}");
         for text in TEXTS.iter().copied().chain([
             "{\"a\": 1, \"b\": {\"a\": 2}}",
             "[{\"x\": 1}, {\"x\": 2}]",
@@ -362,15 +320,18 @@ mod tests {
             "{\"\": 1, \"\": 2}",
             "{\"é\": 1, \"e\\u0301\": 2}",
             deep_repeat.as_str(),
+            // Texts of SIZED_FROM bytes or more are built after a counting pass.
+            big_repeat.as_str(),
+            big_plain.as_str(),
         ]) {
             let tree = crate::json::parse(text).unwrap();
             assert_eq!(
-                repeats_a_key(text),
+                parse_value_noting_repeats(text).unwrap().1,
                 !tree.duplicate_keys().is_empty(),
                 "{text}"
             );
         }
-        assert!(!repeats_a_key("{\"a\": 1, \"a\": "));
+        assert!(parse_value_noting_repeats("{\"a\": 1, \"a\": ").is_err());
     }
 
     #[test]

@@ -54,6 +54,9 @@ pub struct JsonDoc {
     /// ([`Suite::value_of`]), so that a large payload is not held for the whole run beside the
     /// copies the checks and the evaluator make.
     kept: Option<Value>,
+    /// Whether some object of a kept value's text names a key twice (noted while it was built;
+    /// `false` for a file whose value is not kept).
+    repeats_a_key: bool,
     tree: OnceLock<Option<json::Node>>,
 }
 
@@ -61,6 +64,11 @@ impl JsonDoc {
     /// The value, for a file whose value is kept (the manifest and the schemas).
     pub fn value(&self) -> Option<&Value> {
         self.kept.as_ref()
+    }
+
+    /// Whether the text of a file whose value is kept repeats a key in some object.
+    pub fn repeats_a_key(&self) -> bool {
+        self.repeats_a_key
     }
 }
 
@@ -140,13 +148,14 @@ impl SuiteFile {
 fn read_json(bytes: &[u8], keep: bool) -> std::result::Result<JsonDoc, json::SyntaxError> {
     let text = utf8(bytes)?;
     let parsed = if keep {
-        json::parse_value(text).map(Some)
+        json::parse_value_noting_repeats(text).map(|(value, repeats)| (Some(value), repeats))
     } else {
-        json::check_syntax(text).map(|()| None)
+        json::check_syntax(text).map(|()| (None, false))
     };
     match parsed {
-        Ok(kept) => Ok(JsonDoc {
+        Ok((kept, repeats_a_key)) => Ok(JsonDoc {
             kept,
+            repeats_a_key,
             tree: OnceLock::new(),
         }),
         Err(serde_error) => Err(explain(text, &serde_error)),

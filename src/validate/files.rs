@@ -53,14 +53,14 @@ pub fn check(suite: &Suite, out: &mut Vec<Diagnostic>) {
             Err(e) => out.push(syntax_error(rel, e)),
             // A fixture may repeat a key on purpose (duplicate-keys-last-wins); the manifest and
             // the schemas never should, because the earlier value would be silently ignored.
-            Ok(_) => {
-                // Most files repeat nothing, which a pass building nothing tells; the positioned
-                // tree that says where is built only for one that does, for this check alone
-                // (kept, the manifest's would be the largest thing validation holds).
-                let Some(text) = file.text().filter(|t| json::repeats_a_key(t)) else {
+            Ok(doc) => {
+                // The loader noted while parsing whether a key repeats; the positioned tree that
+                // says where is built only for a file that does, for this check alone (kept, the
+                // manifest's would be the largest thing validation holds).
+                if !doc.repeats_a_key() {
                     continue;
-                };
-                let tree = json::parse(text).ok();
+                }
+                let tree = file.text().and_then(|t| json::parse(t).ok());
                 for dup in tree.map(|t| t.duplicate_keys()).unwrap_or_default() {
                     out.push(
                         Diagnostic::error(
