@@ -5,8 +5,8 @@
 #
 # The release is a real one: a copy of the bundled suite plus SIZE_MB fixtures of 1 MB of random
 # base64 (bench/release/make_suite.py, so the compressed asset is about as large as the suite),
-# each read by a copy of a real case, packaged by `bqsuite release` (fetch accepts only what
-# release writes).
+# each read by a copy of a real case, packed the way the suite's published assets were: GNU tar
+# (sorted, mtime 0, owner 0) then `gzip -n`, with its SHA256SUMS.
 #
 #   bench/fetch.sh                     # 200 MB, 5 runs each
 #   SIZE_MB=50 RUNS=3 bench/fetch.sh   # smaller
@@ -36,8 +36,11 @@ TREE=$WORK/src/$ROOT
 python3 bench/release/make_suite.py suite "$TREE" "$SIZE_MB" 1000000 random
 cp LICENSE "$TREE/LICENSE"
 MIRROR=$WORK/mirror
-"$BQ" release "$TREE" --out "$MIRROR" >/dev/null
+mkdir -p "$MIRROR"
 ASSET=$MIRROR/$ROOT.tar.gz
+tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C "$WORK/src" -cf - "$ROOT" |
+    gzip -n >"$ASSET"
+(cd "$MIRROR" && sha256sum "$ROOT.tar.gz" >SHA256SUMS)
 
 # The vendored copy to check (no LICENSE, as sync vendors).
 VENDORED=$WORK/vendored

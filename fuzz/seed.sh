@@ -20,6 +20,14 @@ asset="$work/rel/babelqueue-conformance-$version.tar.gz"
 { printf '\0'; cat "$asset"; } >"$seeds/archive/asset.gz"
 gunzip -c "$asset" >"$work/asset.tar"
 { printf '\1'; cat "$work/asset.tar"; } >"$seeds/archive/asset.tar"
+# The same release as GNU tar writes it in its own (gnu) and posix (pax) formats: the shapes the
+# suite's published assets and other writers use.
+mkdir -p "$work/tree"
+tar -xzf "$asset" -C "$work/tree"
+for format in gnu posix; do
+    { printf '\1'; tar --format=$format --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner \
+        -C "$work/tree" -cf - "babelqueue-conformance-$version"; } >"$seeds/archive/$format.tar"
+done
 python3 - "$work/asset.tar" "$seeds/archive" <<'PY'
 import sys
 data = open(sys.argv[1], "rb").read()

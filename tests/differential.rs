@@ -1,5 +1,6 @@
-//! No parser differential: for every archive the verifier accepts, GNU tar and Python's tarfile
-//! (each when installed) list exactly the files and contents the verifier handed on. The
+//! No parser differential: for every archive the verifier accepts, GNU tar, bsdtar, busybox tar
+//! and Python's tarfile list exactly the files and contents the verifier handed on; for every
+//! header construct it refuses as ambiguous, at least two of them disagree. The
 //! archives are the control release, the real release of the bundled suite, the hostile shapes
 //! that once read differently elsewhere, and a few hundred single-byte header mutations with a
 //! recomputed checksum (deterministic).
@@ -27,55 +28,79 @@ fn accepted(asset: &[u8], version: &str) -> Option<BTreeMap<String, Vec<u8>>> {
     .map(|_| sink.files)
 }
 
-fn have(tool: &str) -> bool {
-    Command::new(tool)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
+/// Finds `program` on PATH, or fails naming the package that brings it (`.ci/run` installs them
+/// all): a reader left out would make this test green for nothing.
+fn need(program: &str, package: &str) -> std::path::PathBuf {
+    std::env::var_os("PATH")
+        .iter()
+        .flat_map(std::env::split_paths)
+        .map(|dir| dir.join(program))
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| {
+            panic!(
+                "`{program}` is not installed: install the Debian package {package} (.ci/run does)"
+            )
+        })
 }
 
-/// Regular files as Python's tarfile sees them (PAX, GNU long names and prefixes honoured).
-fn python_listing(asset: &[u8], root: &str) -> BTreeMap<String, Vec<u8>> {
-    let script = r#"
-import sys, tarfile, io, json
-data = sys.stdin.buffer.read()
-out = {}
-with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as t:
-    for m in t.getmembers():
-        if m.isfile():
-            out[m.name] = t.extractfile(m).read().hex()
-        elif not m.isdir():
-            out[m.name] = "not-a-file:" + str(m.type)
-print(json.dumps(out))
-"#;
-    let mut child = Command::new("python3")
-        .args(["-c", script])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(asset).unwrap();
-    let out = child.wait_with_output().unwrap();
-    let map: BTreeMap<String, String> =
-        serde_json::from_slice(&out.stdout).unwrap_or_else(|_| BTreeMap::new());
-    strip_root(map.into_iter().map(|(k, v)| (k, hex_decode(&v))), root)
+/// The four mainstream readers.
+const READERS: [&str; 4] = ["python", "gnu-tar", "bsdtar", "busybox"];
+
+/// A reader of POSIX.1-1988 ustar alone, which knows no extension header: the `tar` crate's raw
+/// entries, each header taken for what its own fields say (an unknown type is a file, as that
+/// standard asks). Where it and the four mainstream readers differ, an extension changed which
+/// file gets which bytes.
+fn ustar_only_listing(asset: &[u8], root: &str) -> Option<BTreeMap<String, Vec<u8>>> {
+    let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(asset));
+    let mut out = Vec::new();
+    for entry in archive.entries().ok()?.raw(true) {
+        let mut entry = entry.ok()?;
+        let kind = entry.header().entry_type();
+        let name = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
+        if kind.is_dir() {
+            continue;
+        }
+        let mut data = Vec::new();
+        std::io::Read::read_to_end(&mut entry, &mut data).ok()?;
+        out.push((name, data));
+    }
+    Some(strip_root(out.into_iter(), root))
 }
 
-/// Regular files as GNU tar extracts them.
-fn gnu_tar_listing(asset: &[u8], root: &str) -> BTreeMap<String, Vec<u8>> {
+/// What one reader makes of an asset: the regular files it yields (a non-file as
+/// `not-a-file`), or `None` when it fails. Python lists members (PAX, GNU long names and prefixes
+/// honoured); the others extract into a scratch directory.
+fn listing(reader: &str, asset: &[u8], root: &str) -> Option<BTreeMap<String, Vec<u8>>> {
+    match reader {
+        "python" => return python_listing(asset, root),
+        "ustar-only" => return ustar_only_listing(asset, root),
+        _ => {}
+    }
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("a.tar.gz");
     std::fs::write(&file, asset).unwrap();
     let out_dir = dir.path().join("x");
     std::fs::create_dir(&out_dir).unwrap();
-    let _ = Command::new("tar")
+    let mut cmd = match reader {
+        "gnu-tar" => Command::new(need("tar", "tar")),
+        "bsdtar" => Command::new(need("bsdtar", "libarchive-tools")),
+        _ => {
+            let mut c = Command::new(need("busybox", "busybox"));
+            c.arg("tar");
+            c
+        }
+    };
+    let ok = cmd
         .arg("-xzf")
         .arg(&file)
-        .arg("-C")
-        .arg(&out_dir)
+        .current_dir(&out_dir)
+        .stdout(Stdio::null())
         .stderr(Stdio::null())
-        .status();
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        return None;
+    }
     let mut out = Vec::new();
     for e in walkdir::WalkDir::new(&out_dir).min_depth(1) {
         let e = e.unwrap();
@@ -91,7 +116,45 @@ fn gnu_tar_listing(asset: &[u8], root: &str) -> BTreeMap<String, Vec<u8>> {
             out.push((rel, b"not-a-file".to_vec()));
         }
     }
-    strip_root(out.into_iter(), root)
+    Some(strip_root(out.into_iter(), root))
+}
+
+/// Regular files as Python's tarfile sees them, or `None` when it refuses the archive.
+fn python_listing(asset: &[u8], root: &str) -> Option<BTreeMap<String, Vec<u8>>> {
+    let script = r#"
+import sys, tarfile, io, json
+data = sys.stdin.buffer.read()
+out = {}
+with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as t:
+    for m in t.getmembers():
+        if m.isfile():
+            out[m.name] = t.extractfile(m).read().hex()
+        elif not m.isdir():
+            out[m.name] = "not-a-file:" + str(m.type)
+print(json.dumps(out))
+"#;
+    let mut child = Command::new(need("python3", "python3"))
+        .args(["-c", script])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let input = asset.to_vec();
+    let feeder = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    if !out.status.success() {
+        return None;
+    }
+    let map: BTreeMap<String, String> = serde_json::from_slice(&out.stdout).ok()?;
+    Some(strip_root(
+        map.into_iter().map(|(k, v)| (k, hex_decode(&v))),
+        root,
+    ))
 }
 
 fn strip_root(
@@ -201,12 +264,7 @@ fn candidates() -> Vec<(String, Vec<u8>)> {
 }
 
 #[test]
-fn every_accepted_archive_reads_the_same_in_gnu_tar_and_python_tarfile() {
-    let python = have("python3");
-    let gnu_tar = Command::new("tar")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("GNU tar"));
+fn every_accepted_archive_reads_the_same_in_every_reader() {
     let mut checked = 0;
     let mut refused = 0;
     for (name, asset) in candidates() {
@@ -215,18 +273,15 @@ fn every_accepted_archive_reads_the_same_in_gnu_tar_and_python_tarfile() {
             continue;
         };
         checked += 1;
-        if python {
+        for reader in READERS {
             assert_eq!(
-                python_listing(&asset, ROOT),
-                files,
-                "{name}: Python tarfile"
+                listing(reader, &asset, ROOT).as_ref(),
+                Some(&files),
+                "{name}: {reader}"
             );
         }
-        if gnu_tar {
-            assert_eq!(gnu_tar_listing(&asset, ROOT), files, "{name}: GNU tar");
-        }
     }
-    // The hostile shapes are all refused; the control and some harmless mutations pass.
+    // The hostile shapes are all refused; the control and many harmless mutations pass.
     assert!(
         checked >= 1 && refused >= 4,
         "checked {checked}, refused {refused}"
@@ -297,10 +352,87 @@ fn the_real_release_reads_the_same_everywhere() {
         files == expected,
         "the release's files are the suite's bytes"
     );
-    if have("python3") {
-        assert_eq!(python_listing(&asset, &root), files);
+    for reader in READERS {
+        assert_eq!(
+            listing(reader, &asset, &root).as_ref(),
+            Some(&files),
+            "{reader}"
+        );
     }
-    if have("tar") {
-        assert_eq!(gnu_tar_listing(&asset, &root), files);
+}
+
+/// Header constructs refused because readers could disagree on them: for each, at least two of
+/// the four readers do disagree (different files or contents, or one fails where another
+/// extracts).
+#[test]
+fn every_refused_ambiguous_construct_splits_the_readers() {
+    let root = |rel: &str| format!("{ROOT}/{rel}");
+    let with = |extra: Vec<Entry>| {
+        let mut entries = release_entries(VERSION);
+        entries.extend(extra);
+        gz(&tar(&entries))
+    };
+    let mut cases: Vec<(&str, Vec<u8>)> = Vec::new();
+    let mut nul_size = file(&root("fixtures/evil.json"), &[b'x'; 512]);
+    nul_size.size_field = Some(b"\x0000000001000".to_vec());
+    cases.push(("size field led by a NUL", with(vec![nul_size])));
+    let mut gnu_prefix = file(&root("fixtures/pre.json"), b"{}").magic(Magic::Gnu);
+    gnu_prefix.prefix = b"elsewhere".to_vec();
+    cases.push((
+        "GNU header with bytes where ustar has its prefix",
+        with(vec![gnu_prefix]),
+    ));
+    let mut v7 = file("pre.json", b"{}").magic(Magic::V7);
+    v7.name = root("fixtures/v7.json").into_bytes();
+    cases.push(("v7 header", with(vec![v7])));
+    cases.push((
+        "PAX path other than the header's",
+        with(vec![
+            pax(&[("path", root("fixtures/other.json").as_bytes())]),
+            file(&root("fixtures/innocent.json"), b"{}"),
+        ]),
+    ));
+    cases.push((
+        "PAX size other than the header's",
+        with(vec![
+            pax(&[("size", b"0")]),
+            file(&root("fixtures/sized.json"), &[b' '; 600]),
+        ]),
+    ));
+    cases.push((
+        "GNU long name",
+        with(vec![
+            gnu_long_name(&root(&format!("fixtures/{}.json", "y".repeat(120)))),
+            file(&root("fixtures/short.json"), b"{}").magic(Magic::Gnu),
+        ]),
+    ));
+    // Content that is not a header: readers that skip it read on, Python stops there.
+    let mut entries = release_entries(VERSION);
+    entries.insert(
+        1,
+        Entry::new(b'5', root("fixtures/d/").as_bytes(), &[b'x'; 512]),
+    );
+    cases.push(("directory entry with content", gz(&tar(&entries))));
+    let mut global = release_entries(VERSION);
+    global.insert(1, pax(&[("path", root("fixtures/g.json").as_bytes())]));
+    global[1].typeflag = b'g';
+    cases.push(("PAX global header", gz(&tar(&global))));
+    let mut hidden = tar_without_end(&release_entries(VERSION));
+    hidden.extend_from_slice(&[0u8; 512]);
+    hidden.extend(file(&root("fixtures/after.json"), b"{}").bytes());
+    hidden.extend_from_slice(&[0u8; 1024]);
+    cases.push(("entry after a lone zero block", gz(&hidden)));
+    let mut failures = Vec::new();
+    for (name, asset) in &cases {
+        assert!(accepted(asset, VERSION).is_none(), "{name} was accepted");
+        let seen: Vec<_> = READERS
+            .iter()
+            .chain(&["ustar-only"])
+            .map(|r| listing(r, asset, ROOT))
+            .collect();
+        if seen.iter().all(|l| *l == seen[0]) {
+            failures.push(format!("{name}: every reader read the same"));
+        }
     }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -375,13 +375,22 @@ fn readme_opens_with_the_main_job_and_the_ci_test_command() {
     assert_eq!(commands.len(), 2, "{commands:?}");
     assert_eq!(commands[0], "cargo run --release -- validate");
 
-    // .ci/run's test command: the line that runs `cargo test` (after its env prefix).
+    // .ci/run's test command: the tools script, then the line that runs `cargo test` (after its
+    // env prefix).
     let ci = fs::read_to_string(repo().join(".ci/run")).unwrap();
-    let ci_command = ci
+    let code: Vec<&str> = ci
         .lines()
         .filter(|l| !l.trim_start().starts_with('#'))
+        .collect();
+    let tools = code
+        .iter()
+        .find(|l| l.trim() == "bash tests/tools.sh")
+        .expect(".ci/run installs the tests' tools");
+    let cargo = code
+        .iter()
         .find_map(|l| l.find("cargo test").map(|at| l[at..].trim().to_string()))
         .expect(".ci/run runs cargo test");
+    let ci_command = format!("{} && {cargo}", tools.trim());
     assert_eq!(
         commands[1], ci_command,
         "README.md's test command must be exactly the one .ci/run runs"

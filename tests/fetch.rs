@@ -230,7 +230,7 @@ fn corpus() -> Vec<(&'static str, Vec<u8>, &'static str)> {
             ])),
             "archive-extension-header",
         ),
-        // The header shape: only what release writes.
+        // Header fields readers could read differently.
         (
             "size-field-leading-nul",
             gz(&with(vec![{
@@ -239,16 +239,7 @@ fn corpus() -> Vec<(&'static str, Vec<u8>, &'static str)> {
                 e.size_field = Some(b"\x0000000001000".to_vec());
                 e
             }])),
-            "archive-noncanonical",
-        ),
-        (
-            "size-field-space-padded",
-            gz(&with(vec![{
-                let mut e = file(&root("fixtures/pad.json"), b"{}");
-                e.size_field = Some(b"          2 ".to_vec());
-                e
-            }])),
-            "archive-noncanonical",
+            "archive-ambiguous-header",
         ),
         (
             "gnu-magic-with-prefix",
@@ -258,41 +249,7 @@ fn corpus() -> Vec<(&'static str, Vec<u8>, &'static str)> {
                 e.name = root("fixtures/pre.json").into_bytes();
                 e
             }])),
-            "archive-noncanonical",
-        ),
-        (
-            "mode-777",
-            gz(&with(vec![
-                file(&root("fixtures/m.json"), b"{}").mode(0o777),
-            ])),
-            "archive-noncanonical",
-        ),
-        (
-            "old-regular-typeflag-nul",
-            gz(&with(vec![Entry::new(
-                0,
-                root("fixtures/n.json").as_bytes(),
-                b"{}",
-            )])),
-            "archive-noncanonical",
-        ),
-        (
-            "second-mtime",
-            gz(&with(vec![{
-                let mut e = file(&root("fixtures/t.json"), b"{}");
-                e.mtime = 1_700_000_000;
-                e
-            }])),
-            "archive-noncanonical",
-        ),
-        (
-            "uname-set",
-            gz(&with(vec![{
-                let mut e = file(&root("fixtures/u.json"), b"{}");
-                e.uname = b"root".to_vec();
-                e
-            }])),
-            "archive-noncanonical",
+            "archive-ambiguous-header",
         ),
         // Paths.
         (
@@ -499,7 +456,7 @@ fn corpus() -> Vec<(&'static str, Vec<u8>, &'static str)> {
             gz(&with(vec![
                 file(&root("fixtures/v7.json"), b"{}").magic(Magic::V7),
             ])),
-            "archive-noncanonical",
+            "archive-ambiguous-header",
         ),
         (
             "pax-malformed",
@@ -526,7 +483,7 @@ fn corpus() -> Vec<(&'static str, Vec<u8>, &'static str)> {
                 root("fixtures/d/").as_bytes(),
                 b"data",
             )])),
-            "archive-noncanonical",
+            "archive-ambiguous-header",
         ),
         // The version.
         (

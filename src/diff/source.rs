@@ -3,15 +3,16 @@
 //! A tarball goes through the release-asset verifier ([`crate::archive::verify`]), so it is held
 //! to exactly the rules `bqsuite fetch` applies: one gzip member, only regular files and
 //! directories under the single root `babelqueue-conformance-<version>/`, bounded sizes, and a
-//! CONFORMANCE_VERSION equal to `<version>`. The version is read from the archive's first entry
-//! (the root directory), falling back to the file name. The vendored set (CONFORMANCE_VERSION,
+//! CONFORMANCE_VERSION equal to `<version>`, whichever tar writer made it. The version is read
+//! from the archive's first entry (its root directory, or a file under it), falling back to the
+//! file name. The vendored set (CONFORMANCE_VERSION,
 //! manifest.json, fixtures/, schema/) becomes a [`Suite`]; LICENSE and anything else is ignored.
 
 use std::fs;
 use std::io::{BufReader, Read};
 use std::path::Path;
 
-use crate::archive::verify::{self, BLOCK, Collect, Fault, GzMember, Limits};
+use crate::archive::verify::{self, Collect, Fault, Limits};
 use crate::error::{Error, Result};
 use crate::suite::load::{self, Suite};
 
@@ -43,29 +44,10 @@ fn version_of_root(name: &str) -> Option<String> {
     plausible.then(|| version.to_string())
 }
 
-/// The version named by the archive's first entry, if it is the root directory.
+/// The version named by the archive's first entry, if it lies under a release root.
 fn version_from_first_entry(path: &Path) -> Option<String> {
     let file = fs::File::open(path).ok()?;
-    let mut gz = GzMember::new(BufReader::new(file), BLOCK as u64 * 4).ok()?;
-    let mut header = [0u8; BLOCK];
-    gz.read_exact(&mut header).ok()?;
-    let field = |range: std::ops::Range<usize>| {
-        let bytes = &header[range];
-        let end = bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len());
-        String::from_utf8(bytes[..end].to_vec()).ok()
-    };
-    let name = field(0..100)?;
-    let prefix = if &header[257..262] == b"ustar" {
-        field(345..500)?
-    } else {
-        String::new()
-    };
-    let full = if prefix.is_empty() {
-        name
-    } else {
-        format!("{prefix}/{name}")
-    };
-    version_of_root(full.split('/').next()?)
+    version_of_root(&verify::first_component(BufReader::new(file))?)
 }
 
 /// The version named by the file name `babelqueue-conformance-<version>.tar.gz`.
@@ -86,7 +68,7 @@ pub fn load_tarball(path: &Path) -> Result<Suite> {
                 path,
                 format!(
                     "is not a release tarball: its root directory is not `{ROOT_PREFIX}<version>/` \
-                     (give a suite directory or a .tar.gz made by `bqsuite release`)"
+                     (give a suite directory or a release tarball)"
                 ),
             )
         })?;

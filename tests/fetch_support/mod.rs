@@ -123,7 +123,11 @@ impl Entry {
                 octal(&mut h[337..345], 0);
                 put(&mut h[345..500], &self.prefix);
             }
-            Magic::Gnu => h[257..265].copy_from_slice(b"ustar  \0"),
+            Magic::Gnu => {
+                h[257..265].copy_from_slice(b"ustar  \0");
+                // Where old GNU keeps atime and ctime, and ustar its name prefix.
+                put(&mut h[345..500], &self.prefix);
+            }
             Magic::V7 => {}
         }
         h[148..156].copy_from_slice(b"        ");

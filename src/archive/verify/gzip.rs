@@ -1,13 +1,10 @@
 //! The gzip layer of the verifier: one member (RFC 1952), its header, deflate stream, CRC-32 and
 //! length trailer checked as it is read.
 
-use std::cell::RefCell;
 use std::io::{self, BufRead, Read};
-use std::rc::Rc;
 
 use flate2::{Crc, Decompress, FlushDecompress, Status};
 
-use super::canonical::Matcher;
 use super::{Fault, corrupt, truncated};
 use crate::error::Error;
 
@@ -20,9 +17,6 @@ pub struct GzMember<R> {
     out: u64,
     cap: u64,
     done: bool,
-    /// Where every byte read from `inner` is also handed, to be compared with what release
-    /// writes.
-    tap: Option<Rc<RefCell<Matcher>>>,
 }
 
 /// Maps an error from the layer below: a carried fault stays what it is; an end of input is a
@@ -37,12 +31,13 @@ pub(super) fn below(e: io::Error, what: &str) -> Fault {
     })
 }
 
-/// Reads exactly `buf.len()` bytes from a BufRead; a short read is a truncation of `what`.
+/// Reads exactly `buf.len()` bytes from a BufRead; a short read is a truncation of `what`. Every
+/// byte read is also fed to `crc`, for the header's own CRC.
 fn fill_exact<R: BufRead>(
     inner: &mut R,
     buf: &mut [u8],
     what: &str,
-    tap: Option<&Rc<RefCell<Matcher>>>,
+    crc: &mut Crc,
 ) -> Result<(), Fault> {
     let mut filled = 0;
     while filled < buf.len() {
@@ -52,33 +47,55 @@ fn fill_exact<R: BufRead>(
         }
         let n = available.len().min(buf.len() - filled);
         buf[filled..filled + n].copy_from_slice(&available[..n]);
-        if let Some(tap) = tap {
-            tap.borrow_mut().asset(&available[..n]);
-        }
         inner.consume(n);
         filled += n;
     }
+    crc.update(buf);
     Ok(())
 }
 
+/// Skips a zero-terminated header string (FNAME, FCOMMENT); it is never read, let alone shown.
+fn skip_string<R: BufRead>(inner: &mut R, what: &str, crc: &mut Crc) -> Result<(), Fault> {
+    let mut seen: u64 = 0;
+    loop {
+        let mut byte = [0u8; 1];
+        fill_exact(inner, &mut byte, what, crc)?;
+        if byte[0] == 0 {
+            return Ok(());
+        }
+        seen += 1;
+        if seen > MAX_HEADER_STRING {
+            return Err(corrupt(format!(
+                "the gzip header's {what} is longer than {MAX_HEADER_STRING} bytes"
+            )));
+        }
+    }
+}
+
+/// The longest file name or comment read from a gzip header.
+const MAX_HEADER_STRING: u64 = 64 * 1024;
+
+/// The gzip flag bits (RFC 1952, 2.3.1).
+const FHCRC: u8 = 0x02;
+const FEXTRA: u8 = 0x04;
+const FNAME: u8 = 0x08;
+const FCOMMENT: u8 = 0x10;
+const RESERVED: u8 = 0xe0;
+
 impl<R: BufRead> GzMember<R> {
     /// Reads and checks the gzip header. `cap` bounds the decompressed size.
-    pub fn new(inner: R, cap: u64) -> Result<Self, Fault> {
-        Self::tapped(inner, cap, None)
-    }
-
-    /// As [`GzMember::new`], handing every byte read from `inner` to `tap` too.
-    pub(super) fn tapped(
-        mut inner: R,
-        cap: u64,
-        tap: Option<Rc<RefCell<Matcher>>>,
-    ) -> Result<Self, Fault> {
+    ///
+    /// Every header real tools write is accepted: a file name, a comment, an extra field, a header
+    /// CRC (checked: zlib refuses a wrong one, gzip ignores it), any MTIME, XFL and OS. None of
+    /// them is printed. Reserved flag bits are refused: a decoder must.
+    pub fn new(mut inner: R, cap: u64) -> Result<Self, Fault> {
         let first = inner.fill_buf().map_err(|e| below(e, "the gzip header"))?;
         if first.is_empty() {
             return Err(truncated("the archive is empty"));
         }
+        let mut crc = Crc::new();
         let mut header = [0u8; 10];
-        fill_exact(&mut inner, &mut header, "the gzip header", tap.as_ref())?;
+        fill_exact(&mut inner, &mut header, "the gzip header", &mut crc)?;
         if header[0..2] != [0x1f, 0x8b] {
             return Err(corrupt("not a gzip file (bad magic number)"));
         }
@@ -88,28 +105,35 @@ impl<R: BufRead> GzMember<R> {
                 header[2]
             )));
         }
-        // Release writes one fixed header (no name, comment, extra field or header CRC; MTIME 0;
-        // OS 3): anything else was not written by `bqsuite release`.
-        let canonical = crate::release::gzip::header(crate::release::COMPRESSION_LEVEL);
-        if header != canonical {
-            let field = match (0..10).find(|&i| header[i] != canonical[i]) {
-                Some(3) => "FLG (a name, comment, extra field or header CRC)",
-                Some(4..=7) => "MTIME",
-                Some(8) => "XFL",
-                _ => "OS",
-            };
-            return Err(Fault::refuse_help(
-                "archive-noncanonical",
-                "",
-                format!(
-                    "the gzip header's {field} is not what release writes (header {}, release \
-                     writes {})",
-                    crate::archive::hex(&header),
-                    crate::archive::hex(&canonical)
-                ),
-                "a release asset is exactly what `bqsuite release` writes; this one was \
-                 recompressed or altered",
-            ));
+        let flags = header[3];
+        if flags & RESERVED != 0 {
+            return Err(corrupt(format!(
+                "the gzip header sets reserved flag bits ({flags:#04x}), which a decoder must refuse"
+            )));
+        }
+        if flags & FEXTRA != 0 {
+            let mut len = [0u8; 2];
+            fill_exact(&mut inner, &mut len, "the gzip extra field", &mut crc)?;
+            let mut extra = vec![0u8; usize::from(u16::from_le_bytes(len))];
+            fill_exact(&mut inner, &mut extra, "the gzip extra field", &mut crc)?;
+        }
+        if flags & FNAME != 0 {
+            skip_string(&mut inner, "file name", &mut crc)?;
+        }
+        if flags & FCOMMENT != 0 {
+            skip_string(&mut inner, "comment", &mut crc)?;
+        }
+        if flags & FHCRC != 0 {
+            let expected = crc.sum() & 0xffff;
+            let mut stored = [0u8; 2];
+            fill_exact(&mut inner, &mut stored, "the gzip header CRC", &mut crc)?;
+            let stored = u32::from(u16::from_le_bytes(stored));
+            if stored != expected {
+                return Err(corrupt(format!(
+                    "the gzip header CRC does not match the header (stored {stored:04x}, computed \
+                     {expected:04x}); zlib refuses such a stream"
+                )));
+            }
         }
         Ok(GzMember {
             inner,
@@ -118,7 +142,6 @@ impl<R: BufRead> GzMember<R> {
             out: 0,
             cap,
             done: false,
-            tap,
         })
     }
 
@@ -154,9 +177,6 @@ impl<R: BufRead> GzMember<R> {
                     .decompress(input, buf, FlushDecompress::None)
                     .map_err(|e| corrupt(format!("the deflate stream is corrupt ({e})")))?;
                 let consumed = (self.inflate.total_in() - in0) as usize;
-                if let Some(tap) = &self.tap {
-                    tap.borrow_mut().asset(&input[..consumed]);
-                }
                 (
                     consumed,
                     (self.inflate.total_out() - out0) as usize,
@@ -205,7 +225,7 @@ impl<R: BufRead> GzMember<R> {
             &mut self.inner,
             &mut trailer,
             "the gzip trailer",
-            self.tap.as_ref(),
+            &mut Crc::new(),
         )?;
         let crc = u32::from_le_bytes([trailer[0], trailer[1], trailer[2], trailer[3]]);
         let size = u32::from_le_bytes([trailer[4], trailer[5], trailer[6], trailer[7]]);

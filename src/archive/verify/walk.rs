@@ -1,32 +1,23 @@
-//! The tar walk over the decompressed stream: every header checked against what release writes,
-//! every entry handed to the sink and to release's writers ([`super::canonical`]).
+//! The tar walk over the decompressed stream: every header read as every reader reads it
+//! ([`super::header`]), extended headers held to records that change nothing ([`super::pax`]),
+//! every entry checked and handed to the sink.
 
-use std::cell::RefCell;
 use std::io::{self, BufRead, Read};
-use std::rc::Rc;
 
-use super::canonical::{Matcher, Recreate};
 use super::gzip::below;
-use super::header::{canonical_header, canonical_octal, field_str, noncanonical, octal};
+use super::header::{self, Format, Header, ambiguous};
+use super::path;
+use super::pax::{self, MAX_PAX_BYTES};
 use super::*;
 
 impl<'a, R: BufRead> Walker<'a, R> {
     /// Reads the gzip header of `input` and starts the walk.
     pub(super) fn new(input: R, version: &'a str, limits: &'a Limits) -> Result<Self, Fault> {
-        // The asset's bytes and release's run apart by at most one entry (re-written once read)
-        // and the compressor's buffers.
-        let cap = usize::try_from(limits.max_entry_bytes.saturating_mul(2))
-            .unwrap_or(usize::MAX)
-            .saturating_add(8 << 20);
-        let matcher = Rc::new(RefCell::new(Matcher::new(cap)));
-        let gz = GzMember::tapped(input, limits.max_tar_bytes, Some(matcher.clone()))?;
-        let root = root_dir(version);
+        let gz = GzMember::new(input, limits.max_tar_bytes)?;
         Ok(Walker {
             gz,
             limits,
-            recreate: Recreate::new(&root, matcher),
-            data: Vec::new(),
-            root,
+            root: root_dir(version),
             version,
             paths: Paths::default(),
             summary: Summary {
@@ -40,7 +31,7 @@ impl<'a, R: BufRead> Walker<'a, R> {
             names_bytes: 0,
             seen_root: false,
             version_text: None,
-            mtime: None,
+            has_manifest: false,
         })
     }
 }
@@ -49,10 +40,6 @@ impl<'a, R: BufRead> Walker<'a, R> {
 pub(super) struct Walker<'a, R> {
     gz: GzMember<R>,
     limits: &'a Limits,
-    /// Release's writers, re-writing every accepted entry ([`canonical`]).
-    recreate: Recreate,
-    /// The content of the file entry being read, for `recreate`.
-    data: Vec<u8>,
     root: String,
     version: &'a str,
     paths: Paths,
@@ -61,17 +48,21 @@ pub(super) struct Walker<'a, R> {
     names_bytes: u64,
     seen_root: bool,
     version_text: Option<Vec<u8>>,
-    /// The first entry's mtime: every entry of a release has the same one.
-    mtime: Option<u64>,
+    has_manifest: bool,
 }
 
-/// Reads one regular file's content from the tar stream, never past its end; what is read is
-/// also kept in `copy` when there is one.
+/// A PAX extended header read, waiting for the entry it describes.
+struct PendingPax {
+    data: Vec<u8>,
+    /// The extended header's own name, shown when no entry follows it.
+    shown: String,
+}
+
+/// Reads one regular file's content from the tar stream, never past its end.
 struct EntryReader<'e, R> {
     gz: &'e mut GzMember<R>,
     remaining: u64,
     path: &'e str,
-    copy: Option<&'e mut Vec<u8>>,
 }
 
 impl<R: BufRead> Read for EntryReader<'_, R> {
@@ -91,9 +82,6 @@ impl<R: BufRead> Read for EntryReader<'_, R> {
             .into_io());
         }
         self.remaining -= n as u64;
-        if let Some(copy) = self.copy.as_mut() {
-            copy.extend_from_slice(&buf[..n]);
-        }
         Ok(n)
     }
 }
@@ -147,145 +135,168 @@ impl<R: BufRead> Walker<'_, R> {
     }
 
     pub(super) fn walk(&mut self, sink: &mut dyn Sink) -> Result<(), Fault> {
+        let mut pending: Option<PendingPax> = None;
         loop {
-            let Some(header) = self.block("a tar header")? else {
+            let Some(block) = self.block("a tar header")? else {
                 return Err(truncated(
                     "the tar stream ends without its end-of-archive blocks",
                 ));
             };
-            if header.iter().all(|&b| b == 0) {
-                return self.end_of_archive();
-            }
-            let stored = octal(&header[148..156])
-                .ok_or_else(|| corrupt("a tar header's checksum field is not a number"))?;
-            let sum: u64 = header
-                .iter()
-                .enumerate()
-                .map(|(i, &b)| u64::from(if (148..156).contains(&i) { b' ' } else { b }))
-                .sum();
-            if stored != sum {
-                return Err(corrupt(format!(
-                    "a tar header's checksum does not match (stored {stored}, computed {sum})"
-                )));
-            }
-            let typeflag = header[156];
-            let name = field_str(&header[0..100]);
-            let prefix = field_str(&header[345..500]);
-            let path_bytes = if prefix.is_empty() {
-                name.to_vec()
-            } else {
-                [prefix, b"/", name].concat()
-            };
-            let shown = show_path(&path_bytes);
-            self.check_type(typeflag, &shown, &header)?;
-            if &header[257..265] != b"ustar\x0000" {
-                return Err(noncanonical(
-                    &shown,
-                    "its header is not POSIX ustar (magic `ustar\\0`, version `00`): an old GNU \
-                     or v7 header, which tools read differently",
-                ));
-            }
-            let size = canonical_octal(&header[124..136]).ok_or_else(|| {
-                noncanonical(&shown, "its size field is not 11 octal digits and a NUL")
-            })?;
-            let mtime = canonical_octal(&header[136..148]).ok_or_else(|| {
-                noncanonical(&shown, "its mtime field is not 11 octal digits and a NUL")
-            })?;
-            match self.mtime {
-                None => self.mtime = Some(mtime),
-                Some(first) if first != mtime => {
-                    return Err(noncanonical(
-                        &shown,
-                        "its mtime differs from the first entry's (a release has one mtime)",
+            if block.iter().all(|&b| b == 0) {
+                if let Some(pax) = pending {
+                    return Err(Fault::refuse_help(
+                        "archive-extension-header",
+                        &pax.shown,
+                        format!(
+                            "the PAX extended header `{}` is followed by the end of the archive, \
+                             not by the entry it describes",
+                            pax.shown
+                        ),
+                        "not an archive every tar reader reads alike",
                     ));
                 }
-                Some(_) => {}
+                return self.end_of_archive();
             }
-            let is_dir = typeflag == b'5';
-            let rel = self.check_path(&path_bytes, &shown, is_dir)?;
-            canonical_header(&header, &path_bytes, is_dir, size, mtime, &shown)?;
-            self.entries += 1;
-            if self.entries > self.limits.max_entries {
-                return Err(Fault::refuse(
-                    "archive-too-many-entries",
-                    &shown,
-                    format!(
-                        "the archive has more than {} entries",
-                        self.limits.max_entries
-                    ),
-                ));
-            }
-            let full = format!(
-                "{}{}{}",
-                self.root,
-                if rel.is_empty() { "" } else { "/" },
-                rel
-            );
-            self.names_bytes += full.len() as u64;
-            if self.names_bytes > self.limits.max_names_bytes {
-                return Err(Fault::refuse(
-                    "archive-too-large",
-                    &shown,
-                    format!(
-                        "the archive's entry names add up to more than {} bytes",
-                        self.limits.max_names_bytes
-                    ),
-                ));
-            }
-            if is_dir {
-                if size != 0 {
-                    return Err(corrupt(format!(
-                        "directory entry `{shown}` claims {size} bytes of content"
-                    )));
-                }
-                self.paths.add(&full, Kind::Dir)?;
-                self.summary.dirs += 1;
-                if !rel.is_empty() {
-                    check_layout(&rel, &shown, true)?;
-                    sink.directory(&rel)?;
-                }
-                self.recreate.entry(&rel, None, mtime);
+            let header = header::parse(&block)?;
+            let shown = show_path(&header.path);
+            if header.typeflag == b'x' {
+                pending = Some(self.pax_header(&header, &shown, pending.is_some())?);
                 continue;
             }
-            if size > self.limits.max_entry_bytes {
-                return Err(Fault::refuse_help(
-                    "archive-entry-too-large",
-                    &shown,
-                    format!(
-                        "entry `{shown}` is {size} bytes; a release file is at most {} bytes",
-                        self.limits.max_entry_bytes
+            self.check_type(&header, &shown)?;
+            if let Some(pax) = pending.take() {
+                apply_pax(&pax, &header, &shown)?;
+            }
+            self.entry(&header, &shown, sink)?;
+        }
+    }
+
+    /// Reads an extended header's data, to be checked against the entry that follows it.
+    fn pax_header(
+        &mut self,
+        header: &Header,
+        shown: &str,
+        after_another: bool,
+    ) -> Result<PendingPax, Fault> {
+        let refuse = |why: &str| {
+            Err(Fault::refuse_help(
+                "archive-extension-header",
+                shown,
+                format!("the PAX extended header `{shown}` {why}"),
+                "not an archive every tar reader reads alike",
+            ))
+        };
+        if header.format != Format::Ustar {
+            return refuse("has a GNU header; a PAX header is POSIX ustar");
+        }
+        if after_another {
+            return refuse("follows another extended header; readers merge the two differently");
+        }
+        if header.size > MAX_PAX_BYTES {
+            return refuse(&format!("holds more than {MAX_PAX_BYTES} bytes of records"));
+        }
+        let mut data = Vec::with_capacity(header.size as usize);
+        EntryReader {
+            gz: &mut self.gz,
+            remaining: header.size,
+            path: shown,
+        }
+        .read_to_end(&mut data)
+        .map_err(|e| below(e, "a PAX extended header"))?;
+        self.skip_padding(header.size)?;
+        Ok(PendingPax {
+            data,
+            shown: shown.to_string(),
+        })
+    }
+
+    /// One regular file or directory entry.
+    fn entry(&mut self, header: &Header, shown: &str, sink: &mut dyn Sink) -> Result<(), Fault> {
+        let is_dir = header.typeflag == b'5';
+        let size = header.size;
+        let rel = self.check_path(&header.path, shown, is_dir)?;
+        self.entries += 1;
+        if self.entries > self.limits.max_entries {
+            return Err(Fault::refuse(
+                "archive-too-many-entries",
+                shown,
+                format!(
+                    "the archive has more than {} entries",
+                    self.limits.max_entries
+                ),
+            ));
+        }
+        let full = format!(
+            "{}{}{}",
+            self.root,
+            if rel.is_empty() { "" } else { "/" },
+            rel
+        );
+        self.names_bytes += full.len() as u64;
+        if self.names_bytes > self.limits.max_names_bytes {
+            return Err(Fault::refuse(
+                "archive-too-large",
+                shown,
+                format!(
+                    "the archive's entry names add up to more than {} bytes",
+                    self.limits.max_names_bytes
+                ),
+            ));
+        }
+        if is_dir {
+            if size != 0 {
+                return Err(ambiguous(
+                    shown,
+                    &format!(
+                        "it is a directory entry with {size} bytes of content (GNU tar skips \
+                         them, Python's tarfile reads them as the next header)"
                     ),
-                    "a decompression bomb or not a release asset",
                 ));
             }
-            let vendored = rel != LICENSE_FILE;
-            if vendored {
-                self.vendored_limits(size, &shown)?;
+            self.paths.add(&full, Kind::Dir)?;
+            self.summary.dirs += 1;
+            if !rel.is_empty() {
+                check_layout(&rel, shown, true)?;
+                sink.directory(&rel)?;
             }
-            self.paths.add(&full, Kind::File)?;
-            check_layout(&rel, &shown, false)?;
-            self.summary.files += 1;
-            self.summary.bytes += size;
-            if vendored {
-                self.summary.vendored_files += 1;
-                self.summary.vendored_bytes += size;
-            }
-            self.data.clear();
-            if rel == VERSION_FILE {
-                self.version_file(size, &shown, sink)?;
-            } else {
-                let mut reader = EntryReader {
-                    gz: &mut self.gz,
-                    remaining: size,
-                    path: &shown,
-                    copy: (!self.recreate.settled()).then_some(&mut self.data),
-                };
-                sink.file(&rel, size, &mut reader)?;
-                reader.drain()?;
-            }
-            self.recreate.entry(&rel, Some(&self.data), mtime);
-            self.skip_padding(size)?;
+            return Ok(());
         }
+        if size > self.limits.max_entry_bytes {
+            return Err(Fault::refuse_help(
+                "archive-entry-too-large",
+                shown,
+                format!(
+                    "entry `{shown}` is {size} bytes; a release file is at most {} bytes",
+                    self.limits.max_entry_bytes
+                ),
+                "a decompression bomb or not a release asset",
+            ));
+        }
+        let vendored = rel != LICENSE_FILE;
+        if vendored {
+            self.vendored_limits(size, shown)?;
+        }
+        self.paths.add(&full, Kind::File)?;
+        check_layout(&rel, shown, false)?;
+        self.summary.files += 1;
+        self.summary.bytes += size;
+        if vendored {
+            self.summary.vendored_files += 1;
+            self.summary.vendored_bytes += size;
+        }
+        if rel == VERSION_FILE {
+            self.version_file(size, shown, sink)?;
+        } else {
+            self.has_manifest |= rel == MANIFEST;
+            let mut reader = EntryReader {
+                gz: &mut self.gz,
+                remaining: size,
+                path: shown,
+            };
+            sink.file(&rel, size, &mut reader)?;
+            reader.drain()?;
+        }
+        self.skip_padding(size)
     }
 
     /// The suite's limits on the vendored set ([`crate::suite::limits`]): a release the loader
@@ -323,7 +334,6 @@ impl<R: BufRead> Walker<'_, R> {
             gz: &mut self.gz,
             remaining: size,
             path: shown,
-            copy: None,
         };
         if size > MAX_VERSION_BYTES {
             return Err(Fault::refuse(
@@ -340,12 +350,13 @@ impl<R: BufRead> Walker<'_, R> {
             .read_to_end(&mut text)
             .map_err(|e| below(e, "CONFORMANCE_VERSION"))?;
         sink.file(VERSION_FILE, size, &mut io::Cursor::new(&text))?;
-        self.data.extend_from_slice(&text);
         self.version_text = Some(text);
         Ok(())
     }
 
-    fn check_type(&self, typeflag: u8, shown: &str, header: &[u8; BLOCK]) -> Result<(), Fault> {
+    /// Refuses every entry type but a regular file and a directory. An extended header (`x`)
+    /// never reaches here.
+    fn check_type(&self, header: &Header, shown: &str) -> Result<(), Fault> {
         let only = "the asset holds only regular files and directories";
         let refuse = |code, what: String| {
             Err(Fault::refuse_help(
@@ -355,36 +366,31 @@ impl<R: BufRead> Walker<'_, R> {
                 only,
             ))
         };
-        match typeflag {
+        let target = || show_path(&header.linkname);
+        match header.typeflag {
             b'0' | 0 | b'5' => Ok(()),
             b'1' => refuse(
                 "archive-hardlink",
-                format!(
-                    "a hard link (to `{}`)",
-                    show_path(field_str(&header[157..257]))
-                ),
+                format!("a hard link (to `{}`)", target()),
             ),
             b'2' => refuse(
                 "archive-symlink",
-                format!(
-                    "a symbolic link (to `{}`)",
-                    show_path(field_str(&header[157..257]))
-                ),
+                format!("a symbolic link (to `{}`)", target()),
             ),
             b'3' => refuse("archive-special", "a character device".into()),
             b'4' => refuse("archive-special", "a block device".into()),
             b'6' => refuse("archive-special", "a FIFO (named pipe)".into()),
             b'S' => refuse("archive-sparse", "a GNU sparse file".into()),
-            b'x' | b'g' => refuse(
+            b'g' => refuse(
                 "archive-extension-header",
-                "a PAX extended header (release writes none; tools that honour it would read \
-                 another path or size than the header's)"
+                "a PAX global header (it would change how readers that honour it read every \
+                 entry after it)"
                     .into(),
             ),
             b'L' | b'K' => refuse(
                 "archive-extension-header",
-                "a GNU long-name header (release writes none; tools that honour it would read \
-                 another name than the header's)"
+                "a GNU long-name header (readers that honour it read another name than the \
+                 header's)"
                     .into(),
             ),
             other => refuse(
@@ -396,105 +402,9 @@ impl<R: BufRead> Walker<'_, R> {
 
     /// Checks an entry's path; returns it relative to the root (empty for the root itself).
     fn check_path(&mut self, path: &[u8], shown: &str, is_dir: bool) -> Result<String, Fault> {
-        let bad = |why: &str| {
-            Err(Fault::refuse(
-                "archive-bad-path",
-                shown,
-                format!("entry `{shown}` {why}"),
-            ))
-        };
-        if path.is_empty() {
-            return bad("has an empty name");
-        }
-        if path[0] == b'/' {
-            return Err(Fault::refuse_help(
-                "archive-absolute-path",
-                shown,
-                format!("entry `{shown}` has an absolute path"),
-                "every entry must lie under the archive's root directory",
-            ));
-        }
-        if path.len() > self.limits.max_path_bytes {
-            return bad(&format!(
-                "has a path longer than {} bytes",
-                self.limits.max_path_bytes
-            ));
-        }
-        let trimmed = match path.strip_suffix(b"/") {
-            Some(t) if is_dir => t,
-            Some(_) => return bad("ends with `/` but is not a directory entry"),
-            None => path,
-        };
-        let parts: Vec<&[u8]> = trimmed.split(|&b| b == b'/').collect();
-        if parts.iter().any(|p| *p == b"..") {
-            return Err(Fault::refuse_help(
-                "archive-dotdot",
-                shown,
-                format!("entry `{shown}` has a `..` component"),
-                "an entry must never reach outside the directory it is unpacked into",
-            ));
-        }
-        for part in &parts {
-            if part.is_empty() {
-                return bad("has an empty path component (`//`)");
-            }
-            if *part == b"." {
-                return bad("has a `.` component");
-            }
-            if part.contains(&b'\\') || part.contains(&b':') {
-                return bad("contains `\\` or `:` (a path separator or drive on some systems)");
-            }
-            if part.iter().any(|&b| b < 0x20 || b == 0x7f) {
-                return bad("contains a control character");
-            }
-            if part.len() > 255 {
-                return bad("has a component longer than 255 bytes");
-            }
-        }
-        if parts.len() > MAX_DEPTH {
-            return bad(&format!("is nested deeper than {MAX_DEPTH} levels"));
-        }
-        let Ok(text) = std::str::from_utf8(trimmed) else {
-            return bad("is not valid UTF-8");
-        };
-        let mut components = text.split('/');
-        let first = components.next().unwrap_or_default();
-        let rest: Vec<&str> = components.collect();
-        if first != self.root {
-            if self.seen_root && (is_dir || !rest.is_empty()) {
-                return Err(Fault::refuse_help(
-                    "archive-multiple-roots",
-                    shown,
-                    format!(
-                        "entry `{shown}` starts a second top-level directory `{first}` besides \
-                         `{}/`",
-                        self.root
-                    ),
-                    "a release asset has exactly one root directory",
-                ));
-            }
-            return Err(Fault::refuse_help(
-                "archive-outside-root",
-                shown,
-                format!(
-                    "entry `{shown}` lies outside the root directory `{}/`",
-                    self.root
-                ),
-                "a release asset of this version has every entry under that directory",
-            ));
-        }
-        if rest.is_empty() && !is_dir {
-            return Err(Fault::refuse(
-                "archive-outside-root",
-                shown,
-                format!(
-                    "the root `{}` is a regular file, not a directory",
-                    self.root
-                ),
-            ));
-        }
+        let rel = path::check(path, shown, is_dir, &self.root, self.seen_root, self.limits)?;
         self.seen_root = true;
-        Ok(rest.join("/"))
+        Ok(rel)
     }
 
     fn end_of_archive(&mut self) -> Result<(), Fault> {
@@ -544,12 +454,6 @@ impl<R: BufRead> Walker<'_, R> {
                 ));
             }
         }
-        if padding > 0 {
-            self.recreate.differ(format!(
-                "{padding} bytes of zero padding follow the end-of-archive blocks; release \
-                 writes none"
-            ));
-        }
         debug_assert!(self.gz.is_done());
         let rest = self
             .gz
@@ -597,7 +501,38 @@ impl<R: BufRead> Walker<'_, R> {
                 "the asset is not the release of the version asked for",
             ));
         }
-        self.recreate.finish(true)?;
+        if !self.has_manifest {
+            return Err(Fault::refuse_help(
+                "archive-layout",
+                format!("{}/{MANIFEST}", self.root),
+                format!("the archive has no `{}/{MANIFEST}`", self.root),
+                "a release of the suite holds its manifest; this asset is not one",
+            ));
+        }
         Ok(self.summary)
     }
+}
+
+/// Holds an extended header's records to what the entry's own header says.
+fn apply_pax(pax: &PendingPax, header: &Header, shown: &str) -> Result<(), Fault> {
+    let over = pax::records(&pax.data, shown)?;
+    let differs = |what: &str, stated: String| {
+        Err(Fault::refuse_help(
+            "archive-extension-header",
+            shown,
+            format!(
+                "the PAX extended header before `{shown}` gives its {what} as {stated}, not the \
+                 header's own"
+            ),
+            "readers that honour the record and readers that skip it would extract different \
+             files",
+        ))
+    };
+    if let Some(path) = over.path.as_ref().filter(|p| **p != header.path) {
+        return differs("path", format!("`{}`", show_path(path)));
+    }
+    if let Some(size) = over.size.filter(|s| *s != header.size) {
+        return differs("size", size.to_string());
+    }
+    Ok(())
 }
