@@ -1462,3 +1462,44 @@ fn random_damage_never_panics_or_hangs() {
     }
     assert!(refused > 2000, "{refused} refused, {accepted} accepted");
 }
+
+/// The first vendoring into a new SDK repository: DEST's missing parents are made as `mkdir -p`
+/// would, never through a link, and removed again when the fetch writes nothing.
+#[test]
+fn fetch_makes_the_missing_parents_of_dest_and_leaves_none_behind_on_failure() {
+    let work = tempfile::tempdir().unwrap();
+    let good = Mirror::new();
+    good.publish(VERSION, &control());
+    let dest = work.path().join("sdk/tests/conformance");
+    let (code, doc, stderr) = fetch_json(&good.url(), &[VERSION, dest.to_str().unwrap()]);
+    assert_eq!(code, 0, "{doc:#}\n{stderr}");
+    assert!(dest.join("manifest.json").is_file());
+    for made in ["sdk", "sdk/tests"] {
+        let meta = fs::symlink_metadata(work.path().join(made)).unwrap();
+        assert!(meta.is_dir(), "{made}");
+    }
+
+    // A refused asset: nothing written, not even the parents.
+    let (_, bad, _) = corpus().into_iter().next().unwrap();
+    let refused = Mirror::new();
+    refused.publish(VERSION, &bad);
+    let dest = work.path().join("other/tests/conformance");
+    let (code, doc, _) = fetch_json(&refused.url(), &[VERSION, dest.to_str().unwrap()]);
+    assert_eq!(code, 1, "{doc:#}");
+    assert!(!work.path().join("other").exists());
+
+    // A parent that is a file, or a link to nowhere: exit 2, nothing made through them.
+    fs::write(work.path().join("file"), "x").unwrap();
+    std::os::unix::fs::symlink(work.path().join("nowhere"), work.path().join("dangling")).unwrap();
+    for parent in ["file/sub", "dangling/sub"] {
+        let dest = work.path().join(parent).join("conformance");
+        let (code, doc, _) = fetch_json(&good.url(), &[VERSION, dest.to_str().unwrap()]);
+        assert_eq!(code, 2, "{parent}: {doc:#}");
+        let message = doc["error"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        assert!(message.contains("is not a directory"), "{parent}: {doc:#}");
+    }
+    assert!(!work.path().join("nowhere").exists());
+}

@@ -196,8 +196,8 @@ fn update_leaves_identical_files_untouched_and_reports_what_it_wrote() {
 fn update_of_a_new_or_empty_directory_is_a_plain_fetch() {
     let s = Setup::new();
     let v = bundled_version();
-    // As for a plain fetch, the parent must exist.
-    fs::create_dir_all(s.sdk().join("tests")).unwrap();
+    // As for a plain fetch, a missing parent (`tests/`) is made.
+    assert!(!s.sdk().join("tests").exists());
     let out = s.run(&["fetch", "--update", &v, "tests/conformance"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(s.copy().join("manifest.json").is_file());

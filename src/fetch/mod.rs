@@ -115,20 +115,22 @@ pub fn fetch_with_progress(
                 .into(),
         ));
     }
-    // DEST is checked before anything is downloaded.
+    // DEST is checked before anything is downloaded. The parents made for it are removed again
+    // when the run leaves them empty (declared first, so dropped last: after the staging area).
+    let mut created = unpack::CreatedParents::default();
     let target = if options.check {
         check_dir(&options.dest)?;
         None
     } else if options.update {
         match update::plan(&options.dest)? {
-            update::Plan::Fresh => Some(Target::Fresh(fresh(&options.dest)?)),
+            update::Plan::Fresh => Some(Target::Fresh(fresh(&options.dest, &mut created)?)),
             update::Plan::Update(dir) => {
                 let absolute = fs::canonicalize(&dir).map_err(|e| Error::io("resolve", &dir, e))?;
                 Some(Target::Update(unpack::Pinned::take(&dir, absolute)?))
             }
         }
     } else {
-        Some(Target::Fresh(fresh(&options.dest)?))
+        Some(Target::Fresh(fresh(&options.dest, &mut created)?))
     };
     let mut fetcher = Fetcher::new(&options.network);
     let mut run = Run {
@@ -180,8 +182,8 @@ enum Target {
 }
 
 /// DEST of a plain fetch: checked ([`prepare_dest`]) and pinned.
-fn fresh(dest: &Path) -> Result<unpack::Pinned> {
-    let absolute = prepare_dest(dest)?;
+fn fresh(dest: &Path, created: &mut unpack::CreatedParents) -> Result<unpack::Pinned> {
+    let absolute = prepare_dest(dest, created)?;
     unpack::Pinned::take(dest, absolute)
 }
 
@@ -475,9 +477,10 @@ fn check_dir(dir: &Path) -> Result<()> {
     }
 }
 
-/// DEST must not exist, or be an empty directory (not a link); its parent must exist. Returns
-/// the absolute path the tree will be renamed to.
-fn prepare_dest(dest: &Path) -> Result<PathBuf> {
+/// DEST must not exist, or be an empty directory (not a link). Its missing parents are made, one
+/// at a time and never through a link, and recorded in `created` (removed again if the fetch
+/// leaves them empty). Returns the absolute path the tree will be renamed to.
+fn prepare_dest(dest: &Path, created: &mut unpack::CreatedParents) -> Result<PathBuf> {
     match fs::symlink_metadata(dest) {
         Ok(m) if m.file_type().is_symlink() => {
             return Err(Error::bad_path(
@@ -522,13 +525,8 @@ fn prepare_dest(dest: &Path) -> Result<PathBuf> {
     match fs::metadata(parent) {
         Ok(m) if m.is_dir() => {}
         Ok(_) => return Err(Error::bad_path(parent, "is not a directory")),
-        Err(e) => {
-            return Err(Error::io(
-                "use the parent directory (it must exist)",
-                parent,
-                e,
-            ));
-        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => created.make(parent)?,
+        Err(e) => return Err(Error::io("use the parent directory", parent, e)),
     }
     let parent = fs::canonicalize(parent).map_err(|e| Error::io("resolve", parent, e))?;
     Ok(parent.join(name))

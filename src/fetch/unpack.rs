@@ -274,6 +274,76 @@ fn changed(shown: &Path, now: &str) -> Error {
     )
 }
 
+/// The directories a fetch made above DEST (`mkdir -p`), outermost first. When dropped, each that
+/// is still empty is removed again, innermost first: a fetch that wrote nothing leaves nothing.
+#[derive(Debug, Default)]
+pub struct CreatedParents {
+    dirs: Vec<PathBuf>,
+}
+
+impl CreatedParents {
+    /// Makes `dir` and every missing directory above it, one component at a time. An existing
+    /// component must be a directory; one that appears meanwhile must be a real directory, never
+    /// a link.
+    pub fn make(&mut self, dir: &Path) -> Result<()> {
+        let mut missing = Vec::new();
+        let mut at = dir;
+        loop {
+            match fs::symlink_metadata(at) {
+                Ok(m) if m.is_dir() => break,
+                Ok(m)
+                    if m.file_type().is_symlink() && fs::metadata(at).is_ok_and(|t| t.is_dir()) =>
+                {
+                    // An existing link to a directory is used as the user's own path, as DEST's
+                    // parent always was; nothing is created through a link made meanwhile.
+                    break;
+                }
+                Ok(_) => return Err(Error::bad_path(at, "is not a directory")),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(e) => return Err(Error::io("read", at, e)),
+            }
+            match at.components().next_back() {
+                Some(std::path::Component::Normal(_)) => missing.push(at.to_path_buf()),
+                _ => {
+                    return Err(Error::bad_path(
+                        dir,
+                        "cannot be created: a missing part of it is `..` or a root",
+                    ));
+                }
+            }
+            at = match at.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p,
+                _ => break,
+            };
+        }
+        for path in missing.into_iter().rev() {
+            match fs::create_dir(&path) {
+                Ok(()) => self.dirs.push(path),
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                    let m = fs::symlink_metadata(&path).map_err(|e| Error::io("read", &path, e))?;
+                    if !m.is_dir() {
+                        return Err(Error::bad_path(
+                            &path,
+                            "appeared while fetch was making it, and is not a directory",
+                        ));
+                    }
+                }
+                Err(e) => return Err(Error::io("create the directory", &path, e)),
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Drop for CreatedParents {
+    fn drop(&mut self) {
+        for dir in self.dirs.iter().rev() {
+            // Fails, and so keeps the directory, as soon as anything is in it.
+            let _ = fs::remove_dir(dir);
+        }
+    }
+}
+
 /// The process id in a staging directory's name (`.<name>.fetch-<pid>-<n>`), if it is one.
 fn staging_pid(name: &str) -> Option<u32> {
     let rest = name.strip_prefix('.')?;
