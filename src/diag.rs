@@ -52,6 +52,9 @@ pub struct Diagnostic {
     pub help: Option<String>,
     /// Multi-line supporting material, e.g. a unified diff.
     pub detail: Option<String>,
+    /// The finding sums up other findings of the same report (a drifted copy and its files): it
+    /// is the one annotated, and it is not counted beside them.
+    pub summary: bool,
 }
 
 impl Diagnostic {
@@ -67,6 +70,7 @@ impl Diagnostic {
             message: message.into(),
             help: None,
             detail: None,
+            summary: false,
         }
     }
 
@@ -112,6 +116,12 @@ impl Diagnostic {
 
     pub fn help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
+        self
+    }
+
+    /// Marks the finding as the summary of others in its report ([`Diagnostic::summary`]).
+    pub fn summarising(mut self) -> Self {
+        self.summary = true;
         self
     }
 
@@ -169,11 +179,18 @@ impl Report {
         self.diagnostics.push(diagnostic);
     }
 
+    /// The errors: each finding once. A summary stands for findings that are counted themselves,
+    /// so it counts only when there are none (then it is the only error there is).
     pub fn errors(&self) -> usize {
-        self.diagnostics
+        let (summaries, findings) = self
+            .diagnostics
             .iter()
             .filter(|d| d.severity == Severity::Error)
-            .count()
+            .fold(
+                (0, 0),
+                |(s, f), d| if d.summary { (s + 1, f) } else { (s, f + 1) },
+            );
+        if findings == 0 { summaries } else { findings }
     }
 
     pub fn warnings(&self) -> usize {

@@ -13,7 +13,6 @@ use serde_json::Value;
 use crate::diag::{Diagnostic, Report, Severity, plural};
 use crate::error::strip_os_error;
 use crate::show;
-use crate::suite::drift;
 
 /// Where paths are resolved: the current directory and the repository root (`GITHUB_WORKSPACE`).
 #[derive(Debug, Clone)]
@@ -169,7 +168,7 @@ pub fn finding_path(report: &Report, d: &Diagnostic, ws: &Workspace) -> Option<S
 pub const MAX_PER_LEVEL: usize = 10;
 
 /// Whether `d` is a per-file drift finding that a copy's summary finding
-/// ([`drift::SUMMARY_CODE`]) already stands for, with its counts and its fix.
+/// ([`crate::suite::drift::SUMMARY_CODE`]) already stands for, with its counts and its fix.
 fn covered(d: &Diagnostic, summarised: bool) -> bool {
     summarised && (d.code.starts_with("drift-") || d.code == "sync-not-vendored")
 }
@@ -179,10 +178,7 @@ fn covered(d: &Diagnostic, summarised: bool) -> bool {
 /// findings of one kind do not hide the one of another), in report order within that; a
 /// command's summary findings come first in its report.
 fn ranked(report: &Report, severity: Severity) -> (Vec<&Diagnostic>, Vec<&Diagnostic>) {
-    let summarised = report
-        .diagnostics
-        .iter()
-        .any(|d| d.code == drift::SUMMARY_CODE);
+    let summarised = report.diagnostics.iter().any(|d| d.summary);
     let mut seen: HashMap<&str, usize> = HashMap::new();
     let mut ordered = Vec::new();
     let mut rest = Vec::new();
@@ -230,28 +226,47 @@ fn annotation(report: &Report, d: &Diagnostic, level: &str, ws: &Workspace) -> S
 
 /// The annotations of `report`, within what GitHub shows: at most [`MAX_PER_LEVEL`] errors and
 /// as many warnings, the most useful first (`ranked`); a copy that drifted (`sync --check`,
-/// `fetch --check`) is one annotation with its counts and its fix, not one per file; then, when
-/// anything was left out, one notice saying how many findings the log and the job summary hold
-/// beyond the annotations. Notes are not annotated.
+/// `fetch --check`) is one annotation with its counts and its fix, not one per file; then one
+/// notice saying how many findings the log and the job summary hold beyond the annotations, and
+/// why: cut by GitHub's limit, or summed up in their copy's annotation. Notes are not annotated.
 pub fn annotations(report: &Report, ws: &Workspace) -> String {
     let mut out = String::new();
-    let mut left = 0;
+    let (mut over_limit, mut summed_up) = (0, 0);
     for (severity, level) in [(Severity::Error, "error"), (Severity::Warning, "warning")] {
         let (ordered, covered) = ranked(report, severity);
-        left += covered.len() + ordered.len().saturating_sub(MAX_PER_LEVEL);
+        summed_up += covered.len();
+        over_limit += ordered.len().saturating_sub(MAX_PER_LEVEL);
         for d in ordered.into_iter().take(MAX_PER_LEVEL) {
             out.push_str(&annotation(report, d, level, ws));
         }
     }
-    if left > 0 {
+    let mut said = Vec::new();
+    if over_limit > 0 {
+        said.push(format!(
+            "{over_limit} more finding{} {} not annotated (GitHub shows at most {MAX_PER_LEVEL} \
+             annotations per level in a step)",
+            plural(over_limit),
+            if over_limit == 1 { "is" } else { "are" },
+        ));
+    }
+    // Said as what it is: the copy's annotation stands for them, whatever the limit.
+    if summed_up > 0 {
+        said.push(format!(
+            "{summed_up} per-file finding{} {} summed up in the annotation of {}",
+            plural(summed_up),
+            if summed_up == 1 { "is" } else { "are" },
+            if summed_up == 1 {
+                "its copy"
+            } else {
+                "their copies"
+            }
+        ));
+    }
+    if !said.is_empty() {
         let message = format!(
-            "{} more finding{} {} not annotated (GitHub shows at most {MAX_PER_LEVEL} \
-             annotations per level in a step): the log above and the job summary report {}, and \
-             `--format json` lists every one",
-            left,
-            plural(left),
-            if left == 1 { "is" } else { "are" },
-            if left == 1 { "it" } else { "them" }
+            "{}: the log above and the job summary report every one, and `--format json` lists \
+             them",
+            said.join("; ")
         );
         out.push_str(&command(
             "notice",

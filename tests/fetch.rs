@@ -829,19 +829,20 @@ fn version_must_be_semver_and_dest_must_be_new_or_empty() {
     assert_eq!(code, 2);
     assert!(stderr.contains("not empty"), "{stderr}");
     assert_eq!(snapshot(work.path()), before);
-    // DEST is a file; DEST's parent does not exist.
+    // DEST is a file.
     let as_file = work.path().join("file");
     fs::write(&as_file, "x").unwrap();
     let (code, _, _) = fetch_json(&server.base, &[VERSION, as_file.to_str().unwrap()]);
     assert_eq!(code, 2);
-    let orphan = work.path().join("no/such/parent");
-    let (code, _, _) = fetch_json(&server.base, &[VERSION, orphan.to_str().unwrap()]);
-    assert_eq!(code, 2);
-    assert!(!work.path().join("no").exists());
     // An unsupported scheme is a usage error.
     let (code, _, stderr) = fetch_json("ftp://127.0.0.1/x", &[VERSION, &format!("{d}2")]);
     assert_eq!(code, 2, "{stderr}");
     assert_eq!(server.requests().len(), 0, "nothing was downloaded");
+    // DEST's parent does not exist: made for the download, and gone again when it fails.
+    let orphan = work.path().join("no/such/parent");
+    let (code, _, _) = fetch_json(&server.base, &[VERSION, orphan.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(!work.path().join("no").exists());
 }
 
 fn http_assets(request: &Request, asset: &[u8]) -> Reply {
@@ -1502,4 +1503,44 @@ fn fetch_makes_the_missing_parents_of_dest_and_leaves_none_behind_on_failure() {
         assert!(message.contains("is not a directory"), "{parent}: {doc:#}");
     }
     assert!(!work.path().join("nowhere").exists());
+}
+
+/// One edited file is one error, wherever it is counted: the human line, JSON's `errors`, the job
+/// summary; and the github notice says the per-file finding is summed up in the copy's annotation,
+/// not that GitHub's limit cut it.
+#[test]
+fn one_edited_file_is_one_error_in_every_format() {
+    let mirror = Mirror::new();
+    mirror.publish(VERSION, &control());
+    let work = tempfile::tempdir().unwrap();
+    let copy = work.path().join("copy");
+    let (code, _, _) = fetch_json(&mirror.url(), &[VERSION, copy.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    fs::write(copy.join("fixtures/urn-alias.json"), "{}\n").unwrap();
+    let (code, doc, _) = fetch_json(&mirror.url(), &["--check", VERSION, copy.to_str().unwrap()]);
+    assert_eq!(code, 1, "{doc:#}");
+    assert_eq!(doc["errors"], 1, "{doc:#}");
+    let summary = work.path().join("summary.md");
+    let out = common::command()
+        .args([
+            "fetch",
+            "--check",
+            VERSION,
+            copy.to_str().unwrap(),
+            "--format",
+            "github",
+        ])
+        .env("BQ_CONFORMANCE_BASE_URL", mirror.url())
+        .env("GITHUB_STEP_SUMMARY", &summary)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("GitHub shows at most"), "{text}");
+    assert!(
+        text.contains("1 per-file finding is summed up in the annotation of its copy"),
+        "{text}"
+    );
+    let table = fs::read_to_string(&summary).unwrap();
+    assert!(table.contains(": 1 error"), "{table}");
+    assert!(!table.contains("2 errors"), "{table}");
 }

@@ -96,7 +96,10 @@ fn a_drifted_fetch_check_annotates_the_files_and_appends_a_summary() {
         "{lines:#?}"
     );
     assert!(
-        lines[1].starts_with("::notice title=bqsuite%3A more findings::2 more findings"),
+        lines[1].starts_with(
+            "::notice title=bqsuite%3A more findings::2 per-file findings are summed up in the \
+             annotation of their copies"
+        ),
         "{lines:#?}"
     );
     // The human report is still there for the log.

@@ -101,7 +101,10 @@ fn fetch_check_on_an_old_copy_is_short_with_the_fix_once() {
     );
     assert!(annotations[0].contains(fix), "{text}");
     assert!(
-        annotations[1].starts_with("::notice title=bqsuite%3A more findings::54 more findings"),
+        annotations[1].starts_with(
+            "::notice title=bqsuite%3A more findings::54 per-file findings are summed up in the \
+             annotation of their copies"
+        ),
         "{text}"
     );
 }

@@ -254,7 +254,8 @@ fn sync_check_annotations_stay_within_what_github_shows() {
     let notice = text.lines().last().unwrap();
     assert!(
         notice.starts_with(&format!(
-            "::notice title=bqsuite%3A more findings::{} more findings",
+            "::notice title=bqsuite%3A more findings::{} per-file findings are summed up in the \
+             annotation of their copies",
             22 * 54
         )),
         "{notice}"

@@ -520,7 +520,7 @@ pub fn summary_finding(
         Some((path, _)) => path.clone(),
         None => first.to_string(),
     };
-    let mut d = Diagnostic::error(SUMMARY_CODE, file, message);
+    let mut d = Diagnostic::error(SUMMARY_CODE, file, message).summarising();
     if let Some(fix) = fix {
         let them = if copies.len() > 1 { "them" } else { "it" };
         d = d.help(format!("`{fix}` re-vendors {them}"));
