@@ -363,3 +363,59 @@ fn bqsuite_1_names_every_variable_the_program_reads() {
         );
     }
 }
+
+/// Every page as `man` shows it in an 80-column terminal: the header and footer fields each whole
+/// (none runs into another), no line wider than the terminal, and a SYNOPSIS that gives the value
+/// of every option that takes one.
+#[test]
+fn every_page_reads_well_at_80_columns() {
+    let version = env!("CARGO_PKG_VERSION");
+    for (file, text) in all_pages() {
+        let dir = tempfile::tempdir().unwrap();
+        let page = dir.path().join(&file);
+        fs::write(&page, &text).unwrap();
+        let out = std::process::Command::new("man")
+            .arg("-l")
+            .arg(&page)
+            .env("MANWIDTH", "80")
+            .env("MAN_KEEP_FORMATTING", "0")
+            .env_remove("MANPAGER")
+            .env("PAGER", "cat")
+            .output()
+            .expect("`man` is installed (tests/tools.sh installs man-db)");
+        assert!(out.status.success(), "{file}: {}", stderr(&out));
+        // Bold and underline come as overstrikes (`c\x08c`) when the output is not a terminal.
+        let mut shown = String::new();
+        for c in String::from_utf8_lossy(&out.stdout).chars() {
+            if c == '\u{8}' {
+                shown.pop();
+            } else {
+                shown.push(c);
+            }
+        }
+        let name = file.trim_end_matches(".1");
+        let lines: Vec<&str> = shown.lines().filter(|l| !l.trim().is_empty()).collect();
+        let footer = lines.last().unwrap().split_whitespace().collect::<Vec<_>>();
+        assert_eq!(
+            footer,
+            ["bqsuite", version, "suite", "1.8.0", &format!("{name}(1)")],
+            "{file}: footer"
+        );
+        // The header, and the synopsis as filled (the examples are commands, kept whole).
+        let synopsis_lines = lines
+            .iter()
+            .skip_while(|l| **l != "SYNOPSIS")
+            .take_while(|l| **l != "DESCRIPTION");
+        for line in lines.iter().take(1).chain(synopsis_lines) {
+            assert!(line.chars().count() <= 80, "{file}: {line:?}");
+        }
+        let synopsis = plain(section(&text, "SYNOPSIS").unwrap());
+        for option in ["--format <FORMAT>", "--color <WHEN>"] {
+            assert!(synopsis.contains(option), "{file}: {synopsis}");
+        }
+        if name == "bqsuite-fetch" {
+            assert!(synopsis.contains("[--sha256 <HEX>]"), "{synopsis}");
+            assert!(synopsis.contains("<VERSION> <DEST>"), "{synopsis}");
+        }
+    }
+}

@@ -8,6 +8,8 @@ use bqsuite::Error;
 use bqsuite::diag::Report;
 use clap_mangen::Man;
 use clap_mangen::roff::{Roff, bold, roman};
+
+mod synopsis;
 use serde_json::json;
 
 use crate::cli;
@@ -203,12 +205,16 @@ pub fn page(path: &[&str]) -> Option<String> {
     let root = tree();
     let all = paths(&root);
     let cmd = find(&root, path)?.clone();
+    let cmd = cmd.clone().override_usage(synopsis::line(&cmd));
     let key = path.join(" ");
     let title = page_name(path);
+    // The footer holds the source (left), the date (centre) and the page (right); each field is
+    // set, and short enough to share an 80-column line without running into the others.
     let man = Man::new(cmd.clone())
         .title(title.clone())
-        .source(format!("bqsuite {}", cli::version_text()))
-        .manual("BabelQueue conformance suite");
+        .date(format!("suite {}", cli::SUITE_VERSION.trim()))
+        .source(format!("bqsuite {}", env!("CARGO_PKG_VERSION")))
+        .manual("Conformance suite tools");
 
     // clap_mangen writes its sections one by one; each starts with the same preamble, kept once.
     let preamble = Roff::new().render();
