@@ -440,7 +440,13 @@ download "$base/$sums" "$work/$sums" "$max_sums" || case $why in
         fail "$base/$sums is larger than $max_sums bytes; refusing to install" \
              "the release is not a bqsuite release, or the mirror is misconfigured" 1 ;;
     *)
-        fail "cannot download $base/$sums: $why (version $version is not released there, or the network failed)" \
+        first_why=$why
+        # A mirror made by `bqsuite release` holds the suite's asset and SHA256SUMS only.
+        if download "$base/SHA256SUMS" "$work/suite-sums" "$max_sums"; then
+            fail "$base has the suite's SHA256SUMS but no $sums: it is a mirror of the suite (what \`bqsuite release\` writes), without bqsuite's binary archives" \
+                 "copy the release's $sums and $archive into the mirror beside the suite's asset (the CI guide, \"One mirror for the installer and fetch\"), or install from the GitHub release (unset BQ_CONFORMANCE_BASE_URL)"
+        fi
+        fail "cannot download $base/$sums: $first_why (version $version is not released there, or the network failed)" \
              "check the version; to use a mirror, set BQ_CONFORMANCE_BASE_URL" ;;
 esac
 text "$work/$sums" ||

@@ -247,3 +247,35 @@ fn a_cached_archive_is_verified_on_every_install() {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out));
     assert!(!home.path().join("d").exists());
 }
+
+/// A mirror made by `bqsuite release` holds the suite and no binary archives: the installer says
+/// so and names what to copy, instead of calling the version not released.
+#[test]
+fn a_mirror_of_the_suite_alone_is_named_as_such() {
+    let mirror = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_bqsuite"))
+        .args(["release", concat!(env!("CARGO_MANIFEST_DIR"), "/suite"), "--out"])
+        .arg(mirror.path())
+        .env_remove("SOURCE_DATE_EPOCH")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let home = tempfile::tempdir().unwrap();
+    let bin = home.path().join("bin");
+    let out = Command::new("sh")
+        .arg(installer())
+        .args(["--version", VERSION, "--target", TARGET, "--dir"])
+        .arg(&bin)
+        .env("BQ_CONFORMANCE_BASE_URL", format!("file://{}", mirror.path().display()))
+        .env_remove("BQSUITE_VERSION")
+        .env_remove("BQSUITE_INSTALL_DIR")
+        .env_remove("BQSUITE_TARGET")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    let said = text(&out);
+    assert!(said.contains("mirror of the suite"), "{said}");
+    assert!(said.contains("bqsuite-SHA256SUMS"), "{said}");
+    assert!(said.contains(&format!("bqsuite-v{VERSION}-{TARGET}.tar.gz")), "{said}");
+    assert!(!bin.exists());
+}
