@@ -28,21 +28,6 @@ fn accepted(asset: &[u8], version: &str) -> Option<BTreeMap<String, Vec<u8>>> {
     .map(|_| sink.files)
 }
 
-/// Finds `program` on PATH, or fails naming the package that brings it (`.ci/run` installs them
-/// all): a reader left out would make this test green for nothing.
-fn need(program: &str, package: &str) -> std::path::PathBuf {
-    std::env::var_os("PATH")
-        .iter()
-        .flat_map(std::env::split_paths)
-        .map(|dir| dir.join(program))
-        .find(|p| p.is_file())
-        .unwrap_or_else(|| {
-            panic!(
-                "`{program}` is not installed: install the Debian package {package} (.ci/run does)"
-            )
-        })
-}
-
 /// The four mainstream readers.
 const READERS: [&str; 4] = ["python", "gnu-tar", "bsdtar", "busybox"];
 
@@ -82,10 +67,10 @@ fn listing(reader: &str, asset: &[u8], root: &str) -> Option<BTreeMap<String, Ve
     let out_dir = dir.path().join("x");
     std::fs::create_dir(&out_dir).unwrap();
     let mut cmd = match reader {
-        "gnu-tar" => Command::new(need("tar", "tar")),
-        "bsdtar" => Command::new(need("bsdtar", "libarchive-tools")),
+        "gnu-tar" => Command::new(common::need_tool("tar", "tar")),
+        "bsdtar" => Command::new(common::need_tool("bsdtar", "libarchive-tools")),
         _ => {
-            let mut c = Command::new(need("busybox", "busybox"));
+            let mut c = Command::new(common::need_tool("busybox", "busybox"));
             c.arg("tar");
             c
         }
@@ -133,7 +118,7 @@ with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as t:
             out[m.name] = "not-a-file:" + str(m.type)
 print(json.dumps(out))
 "#;
-    let mut child = Command::new(need("python3", "python3"))
+    let mut child = Command::new(common::need_tool("python3", "python3"))
         .args(["-c", script])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

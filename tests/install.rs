@@ -254,7 +254,11 @@ fn a_cached_archive_is_verified_on_every_install() {
 fn a_mirror_of_the_suite_alone_is_named_as_such() {
     let mirror = tempfile::tempdir().unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_bqsuite"))
-        .args(["release", concat!(env!("CARGO_MANIFEST_DIR"), "/suite"), "--out"])
+        .args([
+            "release",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/suite"),
+            "--out",
+        ])
         .arg(mirror.path())
         .env_remove("SOURCE_DATE_EPOCH")
         .output()
@@ -266,7 +270,10 @@ fn a_mirror_of_the_suite_alone_is_named_as_such() {
         .arg(installer())
         .args(["--version", VERSION, "--target", TARGET, "--dir"])
         .arg(&bin)
-        .env("BQ_CONFORMANCE_BASE_URL", format!("file://{}", mirror.path().display()))
+        .env(
+            "BQ_CONFORMANCE_BASE_URL",
+            format!("file://{}", mirror.path().display()),
+        )
         .env_remove("BQSUITE_VERSION")
         .env_remove("BQSUITE_INSTALL_DIR")
         .env_remove("BQSUITE_TARGET")
@@ -276,6 +283,9 @@ fn a_mirror_of_the_suite_alone_is_named_as_such() {
     let said = text(&out);
     assert!(said.contains("mirror of the suite"), "{said}");
     assert!(said.contains("bqsuite-SHA256SUMS"), "{said}");
-    assert!(said.contains(&format!("bqsuite-v{VERSION}-{TARGET}.tar.gz")), "{said}");
+    assert!(
+        said.contains(&format!("bqsuite-v{VERSION}-{TARGET}.tar.gz")),
+        "{said}"
+    );
     assert!(!bin.exists());
 }

@@ -48,20 +48,6 @@ const WRITERS: [Writer; 7] = [
     Writer::Python,
 ];
 
-/// Finds `program` on PATH, or fails naming the package that brings it.
-fn tool(program: &str, package: &str) -> PathBuf {
-    std::env::var_os("PATH")
-        .iter()
-        .flat_map(std::env::split_paths)
-        .map(|dir| dir.join(program))
-        .find(|p| p.is_file())
-        .unwrap_or_else(|| {
-            panic!(
-                "`{program}` is not installed: install the Debian package {package} (.ci/run does)"
-            )
-        })
-}
-
 fn run(cmd: &mut Command, input: Option<&[u8]>) -> Vec<u8> {
     let shown = format!("{cmd:?}");
     let mut child = cmd
@@ -87,7 +73,7 @@ impl Writer {
     /// The tar stream of `root` (a directory inside `cwd`).
     fn pack(self, cwd: &Path, root: &str) -> Vec<u8> {
         let gnu = |format: Option<&str>| {
-            let mut c = Command::new(tool("tar", "tar"));
+            let mut c = Command::new(common::need_tool("tar", "tar"));
             c.args(["--sort=name", "--mtime=@0", "--owner=0", "--group=0"])
                 .arg("--numeric-owner");
             if let Some(f) = format {
@@ -101,22 +87,22 @@ impl Writer {
             Writer::GnuUstar => gnu(Some("ustar")),
             Writer::GnuPosix => gnu(Some("posix")),
             Writer::Bsdtar => {
-                let mut c = Command::new(tool("bsdtar", "libarchive-tools"));
+                let mut c = Command::new(common::need_tool("bsdtar", "libarchive-tools"));
                 c.args(["-cf", "-", root]);
                 c
             }
             Writer::BsdtarPax => {
-                let mut c = Command::new(tool("bsdtar", "libarchive-tools"));
+                let mut c = Command::new(common::need_tool("bsdtar", "libarchive-tools"));
                 c.args(["--format", "pax", "-cf", "-", root]);
                 c
             }
             Writer::Busybox => {
-                let mut c = Command::new(tool("busybox", "busybox"));
+                let mut c = Command::new(common::need_tool("busybox", "busybox"));
                 c.args(["tar", "-cf", "-", root]);
                 c
             }
             Writer::Python => {
-                let mut c = Command::new(tool("python3", "python3"));
+                let mut c = Command::new(common::need_tool("python3", "python3"));
                 c.args([
                     "-c",
                     "import sys, tarfile\n\
@@ -133,7 +119,7 @@ impl Writer {
 
 fn gzip(level: u32, tar: &[u8]) -> Vec<u8> {
     run(
-        Command::new(tool("gzip", "gzip")).args(["-n", &format!("-{level}"), "-c"]),
+        Command::new(common::need_tool("gzip", "gzip")).args(["-n", &format!("-{level}"), "-c"]),
         Some(tar),
     )
 }
@@ -257,22 +243,22 @@ fn extract(reader: &str, asset: &Path, into: &Path, root: &str) -> PathBuf {
     fs::create_dir_all(into).unwrap();
     let mut cmd = match reader {
         "gnu" => {
-            let mut c = Command::new(tool("tar", "tar"));
+            let mut c = Command::new(common::need_tool("tar", "tar"));
             c.arg("-xzf").arg(asset);
             c
         }
         "bsdtar" => {
-            let mut c = Command::new(tool("bsdtar", "libarchive-tools"));
+            let mut c = Command::new(common::need_tool("bsdtar", "libarchive-tools"));
             c.arg("-xzf").arg(asset);
             c
         }
         "busybox" => {
-            let mut c = Command::new(tool("busybox", "busybox"));
+            let mut c = Command::new(common::need_tool("busybox", "busybox"));
             c.args(["tar", "-xzf"]).arg(asset);
             c
         }
         _ => {
-            let mut c = Command::new(tool("python3", "python3"));
+            let mut c = Command::new(common::need_tool("python3", "python3"));
             c.args([
                 "-c",
                 "import sys, tarfile\n\

@@ -264,3 +264,17 @@ pub fn row<'a>(doc: &'a Value, target: &str) -> &'a Value {
         .find(|r| r["target"] == target)
         .unwrap_or_else(|| panic!("no row for {target} in {doc}"))
 }
+
+/// Finds `program` on PATH, or fails naming the Debian package that brings it: a test that
+/// compares bqsuite with a real tool must not pass for want of the tool (`tests/tools.sh`, which
+/// `.ci/run` runs first, installs every one).
+pub fn need_tool(program: &str, package: &str) -> PathBuf {
+    std::env::var_os("PATH")
+        .iter()
+        .flat_map(std::env::split_paths)
+        .map(|dir| dir.join(program))
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| {
+            panic!("`{program}` is not installed: install the Debian package {package} (bash tests/tools.sh does)")
+        })
+}
