@@ -301,3 +301,50 @@ fn every_reader_extracts_what_fetch_writes() {
         }
     }
 }
+
+/// What GNU tar writes for a file with holes (`--sparse`) and for a path longer than a ustar name
+/// (a GNU long-name header, in its default format) is refused, naming the entry and the
+/// construct: how much of either a reader honours decides the bytes it extracts.
+#[test]
+fn gnu_tar_sparse_files_and_long_names_are_refused_by_name() {
+    let version = "1.8.0";
+    let (dir, root) = staged(version);
+    let sparse = dir.path().join(&root).join("fixtures/holes.json");
+    let file = fs::File::create(&sparse).unwrap();
+    file.set_len(1 << 20).unwrap();
+    drop(file);
+    let mut tar = Command::new(common::need_tool("tar", "tar"));
+    tar.args(["--sparse", "--format=gnu", "-cf", "-", &root]);
+    let asset = gzip(6, &run(tar.current_dir(dir.path()), None));
+    let refused = |asset: &[u8]| {
+        let mirror = Mirror::new();
+        mirror.publish(version, asset);
+        let work = tempfile::tempdir().unwrap();
+        let dest = work.path().join("out");
+        let out = bq(
+            &mirror,
+            &["fetch", version, dest.to_str().unwrap(), "--format", "json"],
+        );
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+        assert!(!dest.exists());
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let d = &doc["diagnostics"][0];
+        (
+            d["code"].as_str().unwrap().to_string(),
+            d["file"].as_str().unwrap().to_string(),
+        )
+    };
+    assert_eq!(
+        refused(&asset),
+        (
+            "archive-sparse".to_string(),
+            format!("{root}/fixtures/holes.json")
+        )
+    );
+    fs::remove_file(&sparse).unwrap();
+    let long = format!("fixtures/{}.json", "l".repeat(80));
+    fs::write(dir.path().join(&root).join(&long), "{}").unwrap();
+    let asset = gzip(6, &Writer::GnuTar.pack(dir.path(), &root));
+    let (code, _) = refused(&asset);
+    assert_eq!(code, "archive-extension-header");
+}

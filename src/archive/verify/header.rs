@@ -131,8 +131,9 @@ pub fn parse(block: &[u8; BLOCK]) -> Result<Header, Fault> {
         }
         Format::Gnu => {
             // GNU keeps atime, ctime and sparse maps where ustar has its prefix; Python and busybox
-            // read a non-zero byte there as a prefix, GNU tar does not.
-            if block[345..500].iter().any(|&b| b != 0) {
+            // read a non-zero byte there as a prefix, GNU tar does not. (A sparse entry is refused
+            // for what it is, by its type.)
+            if block[156] != b'S' && block[345..500].iter().any(|&b| b != 0) {
                 return Err(ambiguous(
                     &show_path(name),
                     "its GNU header has data (atime, ctime or a sparse map) where a ustar \
