@@ -631,3 +631,53 @@ fn missing_targets_file_cannot_run() {
     assert_eq!(code(&out), 2);
     assert!(stderr(&out).contains("/nonexistent/targets.txt"));
 }
+
+#[test]
+fn a_copy_in_sync_is_what_its_canonical_suite_is() {
+    // A copy equal to the canonical suite is told from the suite's bytes, never read again:
+    // what it is must be what reading it would say, for a versioned, an unversioned and an
+    // interrupted suite.
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let dir = tempfile::tempdir().unwrap();
+    let interrupted = dir.path().join("interrupted");
+    copy_tree(&data.join("real-releases/1.8.0"), &interrupted);
+    fs::remove_file(interrupted.join("CONFORMANCE_VERSION")).unwrap();
+    for (name, suite) in [
+        ("1.7.0", data.join("real-releases/1.7.0")),
+        ("upstream", data.join("upstream-suite")),
+        ("interrupted", interrupted),
+    ] {
+        let ws = dir.path().join(format!("ws-{name}"));
+        let copy = ws.join("sdk/tests/conformance");
+        copy_tree(&suite, &copy);
+        let targets = dir.path().join(format!("targets-{name}.txt"));
+        fs::write(&targets, "sdk/tests/conformance\n").unwrap();
+        let out = bqsuite(&[
+            "sync",
+            "--check",
+            "--suite",
+            suite.to_str().unwrap(),
+            "--workspace",
+            ws.to_str().unwrap(),
+            "--targets",
+            targets.to_str().unwrap(),
+            "--format",
+            "json",
+        ]);
+        assert_eq!(code(&out), 0, "{name}: {}{}", stdout(&out), stderr(&out));
+        let doc: Value = serde_json::from_str(&stdout(&out)).unwrap();
+        let r = row(&doc, "sdk/tests/conformance");
+        assert_eq!(r["status"], "in-sync");
+        let read = bqsuite::suite::releases::identify(&copy).json();
+        for (key, value) in read.as_object().unwrap() {
+            assert_eq!(&r[key], value, "{name}: {key} in {r:#}");
+        }
+        assert_eq!(r["incomplete"], r["interrupted"]);
+        let version_file = fs::read_to_string(copy.join("CONFORMANCE_VERSION")).ok();
+        assert_eq!(
+            r["vendored_version"].as_str(),
+            version_file.as_deref().map(str::trim),
+            "{name}"
+        );
+    }
+}

@@ -25,7 +25,7 @@ use crate::shell;
 use crate::suite::Suite;
 use crate::suite::index::CaseIndex;
 use crate::suite::load::{MANIFEST, MAX_FILE_BYTES, VERSION_FILE};
-use crate::suite::releases::{Identity, digests_of};
+use crate::suite::releases::{Digests, Identity};
 
 /// The code of the one finding that sums up a copy, or a group of copies that drifted the same
 /// way (its counts, its most important files, the fix). The per-file `drift-*` findings stay in
@@ -357,12 +357,13 @@ impl CaseCounter {
     }
 }
 
-/// What makes two copies' drift the same: the digest of every vendored file they hold and the
-/// list of differing files. `None` when the copy is too large to hash (it is then never grouped).
-pub fn fingerprint(dir: &Path, files: &[(String, Change)]) -> Option<String> {
-    let digests = digests_of(dir)?;
+/// What makes two copies' drift the same: the digest of every vendored file they hold (as
+/// [`crate::suite::releases::digests_of`] makes them) and the list of differing files. `None`
+/// when the copy is too large to hash (it is then never grouped).
+pub fn fingerprint(digests: Option<&Digests>, files: &[(String, Change)]) -> Option<String> {
+    let digests = digests?;
     let mut text = String::new();
-    for (path, digest) in &digests {
+    for (path, digest) in digests {
         text.push_str(&format!("{path}\0{digest}\n"));
     }
     for (path, change) in files {
