@@ -100,6 +100,24 @@ impl Workspace {
         (code(&out), doc, stderr(&out))
     }
 
+    /// The human report of `sync` with `extra` arguments, and the exit code.
+    fn human(&self, extra: &[&str]) -> (i32, String) {
+        let suite = bundled_suite();
+        let ws = self.ws();
+        let mut args = vec![
+            "sync",
+            "--suite",
+            suite.to_str().unwrap(),
+            "--workspace",
+            ws.to_str().unwrap(),
+            "--targets",
+            self.targets.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let out = bqsuite(&args);
+        (code(&out), stdout(&out))
+    }
+
     fn status(doc: &Value, target: &str) -> String {
         doc["data"]["targets"]
             .as_array()
@@ -630,6 +648,87 @@ fn missing_targets_file_cannot_run() {
     ]);
     assert_eq!(code(&out), 2);
     assert!(stderr(&out).contains("/nonexistent/targets.txt"));
+}
+
+/// Vendors the bundled suite into `target` with the first `dropped` cases of the `trim` section
+/// left out of its manifest: the copy differs from the suite in manifest.json alone, and lacks
+/// that many cases.
+fn vendor_without_cases(w: &Workspace, target: &str, dropped: usize) {
+    w.vendor(target);
+    let path = w.path(target).join("manifest.json");
+    let mut manifest: Value = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    let cases = manifest["trim"]["cases"].as_array_mut().unwrap();
+    cases.drain(..dropped);
+    fs::write(
+        &path,
+        serde_json::to_string_pretty(&manifest).unwrap() + "\n",
+    )
+    .unwrap();
+}
+
+#[test]
+fn groups_that_differ_only_in_their_cases_share_one_file_list() {
+    // Two groups of copies: a/ and again/ hold the same bytes, other/ lacks one case more. All
+    // three differ from the suite in manifest.json alone, so their file list is printed once.
+    let w =
+        Workspace::new("a/tests/conformance\nagain/tests/conformance\nother/tests/conformance\n");
+    vendor_without_cases(&w, "a/tests/conformance", 1);
+    vendor_without_cases(&w, "again/tests/conformance", 1);
+    vendor_without_cases(&w, "other/tests/conformance", 2);
+    let (exit, text) = w.human(&["--check"]);
+    assert_eq!(exit, 1, "{text}");
+    assert_eq!(text.matches("changed  manifest.json").count(), 1, "{text}");
+    assert_eq!(
+        text.matches("files: 1 changed, 60 match").count(),
+        1,
+        "{text}"
+    );
+    let blocks: Vec<&str> = text
+        .split("\n\n")
+        .filter(|b| b.starts_with("drift: "))
+        .collect();
+    assert_eq!(blocks.len(), 1, "{text}");
+    let block: Vec<&str> = blocks[0].lines().collect();
+    assert_eq!(
+        block,
+        [
+            "drift: 3 copies, 1.8.0 +1 edited, with the same files differing",
+            "    files: 1 changed, 60 match",
+            "      changed  manifest.json",
+            "    copies:",
+            "      2 copies with the same bytes: release 1.8.0 with 1 file edited; cases: 1 of 710 \
+             missing, 0 changed, 0 extra",
+            "        a/tests/conformance",
+            "        again/tests/conformance",
+            "      other/tests/conformance: release 1.8.0 with 1 file edited; cases: 2 of 710 \
+             missing, 0 changed, 0 extra",
+        ],
+        "{text}"
+    );
+
+    // Every fact stays in JSON: two groups (the same bytes), each copy's own cases.
+    let (_, doc, _) = w.run(&["--check"]);
+    let groups = doc["data"]["groups"].as_array().unwrap();
+    assert_eq!(groups.len(), 2, "{groups:#?}");
+    for (target, missing, group) in [
+        ("a/tests/conformance", 1, 0),
+        ("again/tests/conformance", 1, 0),
+        ("other/tests/conformance", 2, 1),
+    ] {
+        let r = row(&doc, target);
+        assert_eq!(r["cases"]["missing"], missing, "{r:#}");
+        assert_eq!(r["group"], group, "{r:#}");
+        assert_eq!(
+            r["files"],
+            serde_json::json!([{"path": "manifest.json", "change": "changed"}])
+        );
+    }
+    assert_eq!(findings(&doc, "copy-drift").len(), 2);
+
+    // With --diff each group's manifest.json has its own diff, so each lists its own files.
+    let (_, text) = w.human(&["--check", "--diff"]);
+    assert_eq!(text.matches("changed  manifest.json").count(), 2, "{text}");
+    assert!(!text.contains("with the same files differing"), "{text}");
 }
 
 #[test]

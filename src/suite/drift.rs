@@ -407,6 +407,17 @@ pub fn drift_json(
     out
 }
 
+/// What a copy is, for the `copy:` line: [`Identity::describe`], and for an interrupted copy
+/// what to do about it.
+pub fn what_copy(id: &Identity) -> String {
+    let again = if id.interrupted {
+        "; sync or update it again"
+    } else {
+        ""
+    };
+    format!("{}{again}", id.describe())
+}
+
 /// The head lines of a drift block, without indentation: `copy: ...` (what the copy is),
 /// `cases: ...` and `files: ...` (the counts; `matched`: how many files match).
 pub fn head_lines(
@@ -417,12 +428,7 @@ pub fn head_lines(
 ) -> Vec<String> {
     let mut lines = Vec::new();
     if let Some(id) = identity {
-        let again = if id.interrupted {
-            "; sync or update it again"
-        } else {
-            ""
-        };
-        lines.push(format!("copy:  {}{again}", id.describe()));
+        lines.push(format!("copy:  {}", what_copy(id)));
     }
     if let Some(cases) = cases {
         lines.push(format!("cases: {}", cases.line()));
