@@ -780,3 +780,47 @@ fn a_copy_in_sync_is_what_its_canonical_suite_is() {
         );
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn check_refuses_a_link_or_fifo_standing_for_a_file_with_the_same_bytes() {
+    // The link leads to the very bytes of the suite's file, and the FIFO would hang a reader:
+    // --check must refuse both copies, never find them in sync.
+    let w = Workspace::new("linked/tests/conformance\nfifo/tests/conformance\n");
+    let outside = w.dir.path().join("order-created.json");
+    fs::copy(
+        bundled_suite().join("fixtures/order-created.json"),
+        &outside,
+    )
+    .unwrap();
+    w.vendor("linked/tests/conformance");
+    let linked = w.path("linked/tests/conformance/fixtures/order-created.json");
+    fs::remove_file(&linked).unwrap();
+    std::os::unix::fs::symlink(&outside, &linked).unwrap();
+    w.vendor("fifo/tests/conformance");
+    let fifo = w.path("fifo/tests/conformance/fixtures/order-created.json");
+    fs::remove_file(&fifo).unwrap();
+    mkfifo(&fifo);
+
+    let (exit, doc, _) = w.run(&["--check"]);
+    assert_eq!(exit, 1, "{doc:#}");
+    for (target, code_name) in [
+        ("linked/tests/conformance", "sync-symlink"),
+        ("fifo/tests/conformance", "sync-special-file"),
+    ] {
+        let r = row(&doc, target);
+        assert_eq!(r["status"], "error", "{r:#}");
+        assert_eq!(r["error"]["code"], code_name, "{r:#}");
+        assert_eq!(
+            r["error"]["file"], target,
+            "the refusal is filed under the target: {r:#}"
+        );
+    }
+    assert!(
+        findings(&doc, "sync-symlink")[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("fixtures/order-created.json` is a symbolic link"),
+        "{doc:#}"
+    );
+}

@@ -253,53 +253,66 @@ pub fn is_interrupted(dir: &Path) -> bool {
 }
 
 /// The version evidence of a copy: its CONFORMANCE_VERSION (the version it names, and whether
-/// it is there as a regular file at all) and the version its manifest names.
-struct Evidence {
+/// it is there as a regular file at all), and how to read the version its manifest names (a
+/// parse of the whole manifest, done only when the version file names none).
+struct Evidence<M: FnOnce() -> Option<String>> {
     file_version: Option<String>,
     version_file_present: bool,
-    manifest_version: Option<String>,
+    manifest_version: M,
 }
 
-impl Evidence {
-    fn of_dir(dir: &Path) -> Evidence {
-        Evidence {
-            file_version: file_version(dir),
-            version_file_present: fs::symlink_metadata(dir.join(VERSION_FILE))
-                .is_ok_and(|m| m.is_file()),
-            manifest_version: manifest_version(dir),
-        }
+fn evidence_of_dir(dir: &Path) -> Evidence<impl FnOnce() -> Option<String>> {
+    Evidence {
+        file_version: file_version(dir),
+        version_file_present: fs::symlink_metadata(dir.join(VERSION_FILE))
+            .is_ok_and(|m| m.is_file()),
+        manifest_version: || manifest_version(dir),
     }
+}
 
-    /// As [`Evidence::of_dir`] reads it from a copy holding these files.
-    fn of_files(files: &BTreeMap<String, Vec<u8>>) -> Evidence {
-        let version = files.get(VERSION_FILE);
-        Evidence {
-            file_version: version
-                .filter(|b| b.len() as u64 <= MAX_VERSION_FILE_BYTES)
-                .and_then(|b| file_version_of(b)),
-            version_file_present: version.is_some(),
-            manifest_version: files
+/// As [`evidence_of_dir`] reads it from a copy holding these files.
+fn evidence_of_files(
+    files: &BTreeMap<String, Vec<u8>>,
+) -> Evidence<impl FnOnce() -> Option<String>> {
+    let version = files.get(VERSION_FILE);
+    Evidence {
+        file_version: version
+            .filter(|b| b.len() as u64 <= MAX_VERSION_FILE_BYTES)
+            .and_then(|b| file_version_of(b)),
+        version_file_present: version.is_some(),
+        manifest_version: || {
+            files
                 .get(MANIFEST)
                 .filter(|b| b.len() as u64 <= MAX_HASHED_BYTES)
-                .and_then(|b| manifest_version_of(b)),
-        }
+                .and_then(|b| manifest_version_of(b))
+        },
     }
 }
 
 /// The identity the evidence and the digests say; `digests` is asked only when a release is to
 /// be compared with (the copy names a version bqsuite knows, or none).
-fn identify_from(evidence: Evidence, digests: impl FnOnce() -> Option<Digests>) -> Identity {
+fn identify_from(
+    evidence: Evidence<impl FnOnce() -> Option<String>>,
+    digests: impl FnOnce() -> Option<Digests>,
+) -> Identity {
     let Evidence {
         file_version,
         version_file_present,
         manifest_version,
     } = evidence;
-    let (version, source) = match (file_version, &manifest_version) {
-        (Some(v), _) => (Some(v), Some(VersionSource::File)),
-        (None, Some(v)) => (Some(v.clone()), Some(VersionSource::Manifest)),
-        (None, None) => (None, None),
+    // A version file that names a version is the version, and a copy that has one is not
+    // interrupted, whatever its manifest says: the manifest is read only without one.
+    let (version, source, interrupted) = match file_version {
+        Some(v) => (Some(v), Some(VersionSource::File), false),
+        None => match manifest_version() {
+            Some(v) => (
+                Some(v),
+                Some(VersionSource::Manifest),
+                !version_file_present,
+            ),
+            None => (None, None, false),
+        },
     };
-    let interrupted = manifest_version.is_some() && !version_file_present;
     let known = version.as_deref().and_then(|v| index().get_key_value(v));
     // Hashed only when there is a release to compare with.
     let digests = if known.is_some() || version.is_none() {
@@ -335,20 +348,20 @@ fn identify_from(evidence: Evidence, digests: impl FnOnce() -> Option<Digests>) 
 
 /// What the copy in `dir` is.
 pub fn identify(dir: &Path) -> Identity {
-    identify_from(Evidence::of_dir(dir), || digests_of(dir))
+    identify_from(evidence_of_dir(dir), || digests_of(dir))
 }
 
 /// What the copy in `dir` is, given its digests as [`digests_of`] made them (for a caller that
 /// needs them anyway: the copy is read and hashed once).
 pub fn identify_hashed(dir: &Path, digests: Option<&Digests>) -> Identity {
-    identify_from(Evidence::of_dir(dir), || digests.cloned())
+    identify_from(evidence_of_dir(dir), || digests.cloned())
 }
 
 /// What a copy is whose vendored files hold exactly `files` (relative path -> bytes; paths
 /// outside the vendored set are left out): the same answer [`identify`] gives for such a copy
 /// on disk, without reading it.
 pub fn identify_files(files: &BTreeMap<String, Vec<u8>>) -> Identity {
-    identify_from(Evidence::of_files(files), || digests_of_files(files))
+    identify_from(evidence_of_files(files), || digests_of_files(files))
 }
 
 /// The digests [`digests_of`] makes of a copy holding exactly `files`, within the same bounds.
@@ -424,6 +437,20 @@ mod tests {
         }
     }
 
+    /// A copy of the real release `v` at `to`.
+    fn copy_release(v: &str, to: &Path) {
+        let from = real_releases().join(v);
+        for entry in walkdir::WalkDir::new(&from) {
+            let entry = entry.unwrap();
+            let rel = entry.path().strip_prefix(&from).unwrap();
+            if entry.file_type().is_dir() {
+                fs::create_dir_all(to.join(rel)).unwrap();
+            } else {
+                fs::copy(entry.path(), to.join(rel)).unwrap();
+            }
+        }
+    }
+
     /// The vendored files of the copy in `dir`, as `sync --check` holds the canonical suite.
     fn files_of(dir: &Path) -> BTreeMap<String, Vec<u8>> {
         crate::suite::load::load_bytes(dir)
@@ -446,15 +473,16 @@ mod tests {
         // does not (unversioned, and no release matches it).
         for (v, name) in [("1.8.0", "interrupted"), ("1.2.0", "unversioned")] {
             let copy = scratch.path().join(name);
-            for entry in walkdir::WalkDir::new(real_releases().join(v)) {
-                let entry = entry.unwrap();
-                let rel = entry.path().strip_prefix(real_releases().join(v)).unwrap();
-                if entry.file_type().is_dir() {
-                    fs::create_dir_all(copy.join(rel)).unwrap();
-                } else if rel != Path::new(VERSION_FILE) {
-                    fs::copy(entry.path(), copy.join(rel)).unwrap();
-                }
-            }
+            copy_release(v, &copy);
+            fs::remove_file(copy.join(VERSION_FILE)).unwrap();
+            dirs.push(copy);
+        }
+        // A version file that names nothing (the manifest's version counts, and the copy is not
+        // interrupted), and one that names another version than the manifest (the file wins).
+        for (name, text) in [("blank-version", "\n"), ("other-version", "1.7.0\n")] {
+            let copy = scratch.path().join(name);
+            copy_release("1.8.0", &copy);
+            fs::write(copy.join(VERSION_FILE), text).unwrap();
             dirs.push(copy);
         }
         let mut seen = Vec::new();
@@ -472,10 +500,19 @@ mod tests {
             assert_eq!(identify_hashed(dir, digests.as_ref()), on_disk);
             seen.push((on_disk.unversioned(), on_disk.interrupted));
         }
-        // The cases the comparison must cover: versioned, unversioned and interrupted copies.
+        // The cases the comparison must cover: versioned, unversioned and interrupted copies,
+        // and a version read from the manifest and from the file.
         for case in [(false, false), (true, false), (false, true)] {
             assert!(seen.contains(&case), "{case:?} not covered: {seen:?}");
         }
+        let blank = identify(&scratch.path().join("blank-version"));
+        assert_eq!(blank.source, Some(VersionSource::Manifest));
+        assert!(!blank.interrupted);
+        let other = identify(&scratch.path().join("other-version"));
+        assert_eq!(
+            (other.version.as_deref(), other.source),
+            (Some("1.7.0"), Some(VersionSource::File))
+        );
     }
 
     #[test]

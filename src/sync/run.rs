@@ -178,21 +178,16 @@ fn run_target(
             ));
         }
     };
-    if state == PathState::Present {
-        match vendor::check_entries(&dir) {
-            Ok(Ok(())) => {}
-            Ok(Err(found)) => {
-                return failed(refusal(options, workspace, target, &found, true));
-            }
-            Err(e) => {
-                return failed(Diagnostic::error(
-                    "sync-io",
-                    target.path.clone(),
-                    e.to_string(),
-                ));
-            }
-        }
-    }
+    // A link or a special file in the copy's vendored set refuses the copy.
+    let refused = || match vendor::check_entries(&dir) {
+        Ok(Ok(())) => None,
+        Ok(Err(found)) => Some(failed(refusal(options, workspace, target, &found, true))),
+        Err(e) => Some(failed(Diagnostic::error(
+            "sync-io",
+            target.path.clone(),
+            e.to_string(),
+        ))),
+    };
     match state {
         PathState::RepoMissing => TargetResult::new(target, Status::MissingRepo),
         PathState::TargetMissing if options.check => {
@@ -213,8 +208,24 @@ fn run_target(
             r.fingerprint = Some("not-vendored".into());
             r
         }
-        _ if options.check => check_target(options, target, &dir, canonical),
-        _ => write_target(target, &dir, expected, state == PathState::Present),
+        PathState::Present if options.check => {
+            // Compared first: the comparison never reads through a link, and a link or a special
+            // file anywhere in the vendored set makes the copy differ (it is a changed or an
+            // extra entry), so a copy found in sync has none and is not walked again for them.
+            // Any other copy is looked at as if before the comparison: a refusal (or an error
+            // walking the copy) wins over what the comparison found.
+            let checked = check_target(options, target, &dir, canonical);
+            if checked.status == Status::InSync {
+                checked
+            } else {
+                refused().unwrap_or(checked)
+            }
+        }
+        // Nothing is written into a copy before it is known to hold no link.
+        PathState::Present => {
+            refused().unwrap_or_else(|| write_target(target, &dir, expected, true))
+        }
+        PathState::TargetMissing => write_target(target, &dir, expected, false),
     }
 }
 
