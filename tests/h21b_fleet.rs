@@ -8,6 +8,9 @@
 //!   count ([`h21b_support::independent`]) for the upstream copy and every real release;
 //! - copies that drifted the same way are one block; the human report stays under 60 lines; the
 //!   most important files come first; no copy is called interrupted;
+//! - on the fleet of the SDK developer's guide (`docs/sync-demo.sh`: two copies on earlier
+//!   releases, one hand-edited), the report stays within 60 lines too, and copies that differ in
+//!   the same files with other bytes list those files once;
 //! - annotations stay within GitHub's 10 per level, plus one notice;
 //! - a manifest that is not JSON, a copy path that is a regular file, a link inside a copy: one
 //!   line each, an `error` row each, the rest of the fleet still reported, exit 1.
@@ -262,6 +265,114 @@ fn sync_check_annotations_stay_within_what_github_shows() {
     );
 }
 
+/// Runs docs/sync-demo.sh (the fleet of the SDK developer's guide: most copies the upstream
+/// copy, babelqueue-node on 1.7.0, babelqueue-dotnet on 1.5.0, one hand-edited copy, three
+/// repositories not cloned) in a new directory under `dir`, with the built binary.
+fn sync_demo(dir: &std::path::Path, extra: &[&str]) -> std::process::Output {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut cmd = std::process::Command::new("bash");
+    cmd.arg(root.join("docs/sync-demo.sh"))
+        .arg(dir.join("demo"))
+        .args(extra)
+        .env("BQSUITE", env!("CARGO_BIN_EXE_bqsuite"));
+    for name in common::AMBIENT_ENV {
+        cmd.env_remove(name);
+    }
+    cmd.output().expect("run docs/sync-demo.sh")
+}
+
+/// The report the guide shows for that fleet (its `sync-check` example), without the command.
+fn guide_example() -> String {
+    let guide = fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/guide/sdk-developer.md"),
+    )
+    .unwrap();
+    let start = guide.find("<!-- example: sync-check -->").unwrap();
+    let block = &guide[start..];
+    let block = &block[..block.find("<!-- /example -->").unwrap()];
+    let lines: Vec<&str> = block
+        .lines()
+        .skip_while(|l| !l.starts_with("$ bqsuite"))
+        .skip(1)
+        .take_while(|l| *l != "```")
+        .collect();
+    lines.join("\n") + "\n"
+}
+
+#[test]
+fn the_guide_fleet_report_is_short_and_lists_files_shared_by_releases_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = sync_demo(dir.path(), &[]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.lines().count() <= 60,
+        "{} lines:\n{text}",
+        text.lines().count()
+    );
+    // The script builds the fleet the guide shows.
+    assert_eq!(text, guide_example());
+
+    // babelqueue-node (1.7.0) and babelqueue-dotnet (1.5.0) differ from 1.8.0 in the same three
+    // files with other bytes and other cases: one block lists the files once, then each copy
+    // with what it is and its own cases.
+    let node = "babelqueue-node/test/conformance";
+    let dotnet = "babelqueue-dotnet/tests/BabelQueue.Core.Tests/conformance";
+    let blocks: Vec<&str> = text
+        .split("\n\n")
+        .filter(|b| b.contains(node) || b.contains(dotnet))
+        .collect();
+    assert_eq!(blocks.len(), 1, "{text}");
+    let block: Vec<&str> = blocks[0].lines().collect();
+    assert!(
+        block[0].starts_with("drift: 2 copies, 1.7.0 and 1.5.0 -> 1.8.0"),
+        "{text}"
+    );
+    for file in [
+        "manifest.json",
+        "CONFORMANCE_VERSION",
+        "schema/results.example.json",
+    ] {
+        assert_eq!(
+            text.matches(&format!("      changed  {file}\n")).count(),
+            if file == "manifest.json" { 2 } else { 1 },
+            "{file}:\n{text}"
+        );
+        assert_eq!(
+            block
+                .iter()
+                .filter(|l| **l == format!("      changed  {file}"))
+                .count(),
+            1,
+            "{file}:\n{text}"
+        );
+    }
+    let line = |target: &str| {
+        *block
+            .iter()
+            .find(|l| l.starts_with(&format!("      {target}: ")))
+            .unwrap_or_else(|| panic!("no line for {target}:\n{text}"))
+    };
+    assert!(
+        line(node).contains(": release 1.7.0 unmodified; cases: 68 of 710 missing,"),
+        "{text}"
+    );
+    assert!(
+        line(dotnet).contains(": release 1.5.0 unmodified; cases: 431 of 710 missing,"),
+        "{text}"
+    );
+
+    // JSON keeps each copy's own group, identity and cases.
+    let doc = json(&sync_demo(&dir.path().join("json"), &["--format", "json"]));
+    for (target, release, missing) in [(node, "1.7.0", 68), (dotnet, "1.5.0", 431)] {
+        let r = row(&doc, target);
+        assert_eq!(r["known_release"], release, "{r:#}");
+        assert_eq!(r["cases"]["missing"], missing, "{r:#}");
+        assert_eq!(r["changed"], 3, "{r:#}");
+    }
+    assert_ne!(row(&doc, node)["group"], row(&doc, dotnet)["group"]);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Bad input.
 
@@ -355,9 +466,13 @@ fn a_manifest_that_is_json_but_no_suite_is_drift_without_counts() {
     assert_eq!(r["status"], "drift");
     assert_eq!(r["cases"], Value::Null);
     assert_eq!(r["cases_not_counted"], "manifest.json is not a JSON object");
+    // It differs from the suite in the same files as the 21 upstream copies, so it shares their
+    // file list, on its own line with its own cases.
     let text = stdout(&fleet.check(&[]));
-    assert!(
-        text.contains("    cases: not counted: manifest.json is not a JSON object\n"),
-        "{text}"
+    let own = format!(
+        "      {target}: unversioned (no CONFORMANCE_VERSION, no conformance_version in \
+         manifest.json); cases: not counted: manifest.json is not a JSON object\n"
     );
+    assert!(text.contains(&own), "{text}");
+    assert_eq!(text.matches("changed  manifest.json").count(), 1, "{text}");
 }

@@ -100,6 +100,24 @@ impl Workspace {
         (code(&out), doc, stderr(&out))
     }
 
+    /// The human report of `sync` with `extra` arguments, and the exit code.
+    fn human(&self, extra: &[&str]) -> (i32, String) {
+        let suite = bundled_suite();
+        let ws = self.ws();
+        let mut args = vec![
+            "sync",
+            "--suite",
+            suite.to_str().unwrap(),
+            "--workspace",
+            ws.to_str().unwrap(),
+            "--targets",
+            self.targets.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let out = bqsuite(&args);
+        (code(&out), stdout(&out))
+    }
+
     fn status(doc: &Value, target: &str) -> String {
         doc["data"]["targets"]
             .as_array()
@@ -630,4 +648,179 @@ fn missing_targets_file_cannot_run() {
     ]);
     assert_eq!(code(&out), 2);
     assert!(stderr(&out).contains("/nonexistent/targets.txt"));
+}
+
+/// Vendors the bundled suite into `target` with the first `dropped` cases of the `trim` section
+/// left out of its manifest: the copy differs from the suite in manifest.json alone, and lacks
+/// that many cases.
+fn vendor_without_cases(w: &Workspace, target: &str, dropped: usize) {
+    w.vendor(target);
+    let path = w.path(target).join("manifest.json");
+    let mut manifest: Value = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    let cases = manifest["trim"]["cases"].as_array_mut().unwrap();
+    cases.drain(..dropped);
+    fs::write(
+        &path,
+        serde_json::to_string_pretty(&manifest).unwrap() + "\n",
+    )
+    .unwrap();
+}
+
+#[test]
+fn groups_that_differ_only_in_their_cases_share_one_file_list() {
+    // Two groups of copies: a/ and again/ hold the same bytes, other/ lacks one case more. All
+    // three differ from the suite in manifest.json alone, so their file list is printed once.
+    let w =
+        Workspace::new("a/tests/conformance\nagain/tests/conformance\nother/tests/conformance\n");
+    vendor_without_cases(&w, "a/tests/conformance", 1);
+    vendor_without_cases(&w, "again/tests/conformance", 1);
+    vendor_without_cases(&w, "other/tests/conformance", 2);
+    let (exit, text) = w.human(&["--check"]);
+    assert_eq!(exit, 1, "{text}");
+    assert_eq!(text.matches("changed  manifest.json").count(), 1, "{text}");
+    assert_eq!(
+        text.matches("files: 1 changed, 60 match").count(),
+        1,
+        "{text}"
+    );
+    let blocks: Vec<&str> = text
+        .split("\n\n")
+        .filter(|b| b.starts_with("drift: "))
+        .collect();
+    assert_eq!(blocks.len(), 1, "{text}");
+    let block: Vec<&str> = blocks[0].lines().collect();
+    assert_eq!(
+        block,
+        [
+            "drift: 3 copies, 1.8.0 +1 edited, with the same files differing",
+            "    files: 1 changed, 60 match",
+            "      changed  manifest.json",
+            "    copies:",
+            "      2 copies with the same bytes: release 1.8.0 with 1 file edited; cases: 1 of 710 \
+             missing, 0 changed, 0 extra",
+            "        a/tests/conformance",
+            "        again/tests/conformance",
+            "      other/tests/conformance: release 1.8.0 with 1 file edited; cases: 2 of 710 \
+             missing, 0 changed, 0 extra",
+        ],
+        "{text}"
+    );
+
+    // Every fact stays in JSON: two groups (the same bytes), each copy's own cases.
+    let (_, doc, _) = w.run(&["--check"]);
+    let groups = doc["data"]["groups"].as_array().unwrap();
+    assert_eq!(groups.len(), 2, "{groups:#?}");
+    for (target, missing, group) in [
+        ("a/tests/conformance", 1, 0),
+        ("again/tests/conformance", 1, 0),
+        ("other/tests/conformance", 2, 1),
+    ] {
+        let r = row(&doc, target);
+        assert_eq!(r["cases"]["missing"], missing, "{r:#}");
+        assert_eq!(r["group"], group, "{r:#}");
+        assert_eq!(
+            r["files"],
+            serde_json::json!([{"path": "manifest.json", "change": "changed"}])
+        );
+    }
+    assert_eq!(findings(&doc, "copy-drift").len(), 2);
+
+    // With --diff each group's manifest.json has its own diff, so each lists its own files.
+    let (_, text) = w.human(&["--check", "--diff"]);
+    assert_eq!(text.matches("changed  manifest.json").count(), 2, "{text}");
+    assert!(!text.contains("with the same files differing"), "{text}");
+}
+
+#[test]
+fn a_copy_in_sync_is_what_its_canonical_suite_is() {
+    // A copy equal to the canonical suite is told from the suite's bytes, never read again:
+    // what it is must be what reading it would say, for a versioned, an unversioned and an
+    // interrupted suite.
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let dir = tempfile::tempdir().unwrap();
+    let interrupted = dir.path().join("interrupted");
+    copy_tree(&data.join("real-releases/1.8.0"), &interrupted);
+    fs::remove_file(interrupted.join("CONFORMANCE_VERSION")).unwrap();
+    for (name, suite) in [
+        ("1.7.0", data.join("real-releases/1.7.0")),
+        ("upstream", data.join("upstream-suite")),
+        ("interrupted", interrupted),
+    ] {
+        let ws = dir.path().join(format!("ws-{name}"));
+        let copy = ws.join("sdk/tests/conformance");
+        copy_tree(&suite, &copy);
+        let targets = dir.path().join(format!("targets-{name}.txt"));
+        fs::write(&targets, "sdk/tests/conformance\n").unwrap();
+        let out = bqsuite(&[
+            "sync",
+            "--check",
+            "--suite",
+            suite.to_str().unwrap(),
+            "--workspace",
+            ws.to_str().unwrap(),
+            "--targets",
+            targets.to_str().unwrap(),
+            "--format",
+            "json",
+        ]);
+        assert_eq!(code(&out), 0, "{name}: {}{}", stdout(&out), stderr(&out));
+        let doc: Value = serde_json::from_str(&stdout(&out)).unwrap();
+        let r = row(&doc, "sdk/tests/conformance");
+        assert_eq!(r["status"], "in-sync");
+        let read = bqsuite::suite::releases::identify(&copy).json();
+        for (key, value) in read.as_object().unwrap() {
+            assert_eq!(&r[key], value, "{name}: {key} in {r:#}");
+        }
+        assert_eq!(r["incomplete"], r["interrupted"]);
+        let version_file = fs::read_to_string(copy.join("CONFORMANCE_VERSION")).ok();
+        assert_eq!(
+            r["vendored_version"].as_str(),
+            version_file.as_deref().map(str::trim),
+            "{name}"
+        );
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn check_refuses_a_link_or_fifo_standing_for_a_file_with_the_same_bytes() {
+    // The link leads to the very bytes of the suite's file, and the FIFO would hang a reader:
+    // --check must refuse both copies, never find them in sync.
+    let w = Workspace::new("linked/tests/conformance\nfifo/tests/conformance\n");
+    let outside = w.dir.path().join("order-created.json");
+    fs::copy(
+        bundled_suite().join("fixtures/order-created.json"),
+        &outside,
+    )
+    .unwrap();
+    w.vendor("linked/tests/conformance");
+    let linked = w.path("linked/tests/conformance/fixtures/order-created.json");
+    fs::remove_file(&linked).unwrap();
+    std::os::unix::fs::symlink(&outside, &linked).unwrap();
+    w.vendor("fifo/tests/conformance");
+    let fifo = w.path("fifo/tests/conformance/fixtures/order-created.json");
+    fs::remove_file(&fifo).unwrap();
+    mkfifo(&fifo);
+
+    let (exit, doc, _) = w.run(&["--check"]);
+    assert_eq!(exit, 1, "{doc:#}");
+    for (target, code_name) in [
+        ("linked/tests/conformance", "sync-symlink"),
+        ("fifo/tests/conformance", "sync-special-file"),
+    ] {
+        let r = row(&doc, target);
+        assert_eq!(r["status"], "error", "{r:#}");
+        assert_eq!(r["error"]["code"], code_name, "{r:#}");
+        assert_eq!(
+            r["error"]["file"], target,
+            "the refusal is filed under the target: {r:#}"
+        );
+    }
+    assert!(
+        findings(&doc, "sync-symlink")[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("fixtures/order-created.json` is a symbolic link"),
+        "{doc:#}"
+    );
 }

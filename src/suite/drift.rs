@@ -25,7 +25,7 @@ use crate::shell;
 use crate::suite::Suite;
 use crate::suite::index::CaseIndex;
 use crate::suite::load::{MANIFEST, MAX_FILE_BYTES, VERSION_FILE};
-use crate::suite::releases::{Identity, digests_of};
+use crate::suite::releases::{Digests, Identity};
 
 /// The code of the one finding that sums up a copy, or a group of copies that drifted the same
 /// way (its counts, its most important files, the fix). The per-file `drift-*` findings stay in
@@ -357,12 +357,13 @@ impl CaseCounter {
     }
 }
 
-/// What makes two copies' drift the same: the digest of every vendored file they hold and the
-/// list of differing files. `None` when the copy is too large to hash (it is then never grouped).
-pub fn fingerprint(dir: &Path, files: &[(String, Change)]) -> Option<String> {
-    let digests = digests_of(dir)?;
+/// What makes two copies' drift the same: the digest of every vendored file they hold (as
+/// [`crate::suite::releases::digests_of`] makes them) and the list of differing files. `None`
+/// when the copy is too large to hash (it is then never grouped).
+pub fn fingerprint(digests: Option<&Digests>, files: &[(String, Change)]) -> Option<String> {
+    let digests = digests?;
     let mut text = String::new();
-    for (path, digest) in &digests {
+    for (path, digest) in digests {
         text.push_str(&format!("{path}\0{digest}\n"));
     }
     for (path, change) in files {
@@ -406,6 +407,17 @@ pub fn drift_json(
     out
 }
 
+/// What a copy is, for the `copy:` line: [`Identity::describe`], and for an interrupted copy
+/// what to do about it.
+pub fn what_copy(id: &Identity) -> String {
+    let again = if id.interrupted {
+        "; sync or update it again"
+    } else {
+        ""
+    };
+    format!("{}{again}", id.describe())
+}
+
 /// The head lines of a drift block, without indentation: `copy: ...` (what the copy is),
 /// `cases: ...` and `files: ...` (the counts; `matched`: how many files match).
 pub fn head_lines(
@@ -416,12 +428,7 @@ pub fn head_lines(
 ) -> Vec<String> {
     let mut lines = Vec::new();
     if let Some(id) = identity {
-        let again = if id.interrupted {
-            "; sync or update it again"
-        } else {
-            ""
-        };
-        lines.push(format!("copy:  {}{again}", id.describe()));
+        lines.push(format!("copy:  {}", what_copy(id)));
     }
     if let Some(cases) = cases {
         lines.push(format!("cases: {}", cases.line()));

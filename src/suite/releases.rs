@@ -7,6 +7,12 @@
 //! by the test `index_is_current` (`BQSUITE_BLESS=1 cargo test --lib releases` rewrites it), which
 //! fails when the index is stale, so it cannot rot.
 //!
+//! Telling what a copy is costs a read and a hash of every vendored file, and a parse of its
+//! manifest. [`identify`] pays that for a copy on disk; [`identify_files`] tells the same from
+//! bytes already in memory, so that `sync --check` pays it once for the canonical suite and never
+//! for a copy equal to it byte for byte, and [`identify_hashed`] takes digests the caller already
+//! made, so that a drifted copy is hashed once.
+//!
 //! A copy is *interrupted* only where the evidence says so: its manifest names a version but the
 //! CONFORMANCE_VERSION file (which a sync or an update writes last) is missing. A copy with no
 //! version anywhere (the upstream copies vendored before the suite carried one) is *unversioned*,
@@ -30,7 +36,8 @@ const MAX_HASHED_FILES: usize = 4096;
 /// matched against any release, so a huge copy costs bounded time.
 const MAX_HASHED_TOTAL: u64 = 32 * 1024 * 1024;
 
-type Digests = BTreeMap<String, String>;
+/// Vendored path -> sha256 hex, as [`digests_of`] makes it.
+pub type Digests = BTreeMap<String, String>;
 
 fn index() -> &'static BTreeMap<String, Digests> {
     static INDEX: OnceLock<BTreeMap<String, Digests>> = OnceLock::new();
@@ -209,20 +216,34 @@ fn differing(a: &Digests, b: &Digests) -> usize {
     changed_or_missing + added
 }
 
-/// The manifest's `conformance_version`, when it is a JSON object naming one.
-fn manifest_version(dir: &Path) -> Option<String> {
-    let bytes = read_small(&dir.join(MANIFEST), MAX_HASHED_BYTES)?;
-    let value: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
+/// Largest CONFORMANCE_VERSION file read for a version.
+const MAX_VERSION_FILE_BYTES: u64 = 256;
+
+/// The `conformance_version` of a manifest's bytes, when they are a JSON object naming one.
+fn manifest_version_of(bytes: &[u8]) -> Option<String> {
+    let value: serde_json::Value = serde_json::from_slice(bytes).ok()?;
     let v = value.get("conformance_version")?.as_str()?.trim();
     (!v.is_empty() && v.len() <= 64).then(|| crate::shell::escape(v))
 }
 
-/// The CONFORMANCE_VERSION file's text, when it is a small regular file.
-fn file_version(dir: &Path) -> Option<String> {
-    let bytes = read_small(&dir.join(VERSION_FILE), 256)?;
-    let text = String::from_utf8_lossy(&bytes);
+/// The version a CONFORMANCE_VERSION file's bytes name, when they name one.
+fn file_version_of(bytes: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(bytes);
     let v = text.trim();
     (!v.is_empty()).then(|| crate::shell::escape(v))
+}
+
+/// The manifest's `conformance_version`, when it is a JSON object naming one.
+fn manifest_version(dir: &Path) -> Option<String> {
+    manifest_version_of(&read_small(&dir.join(MANIFEST), MAX_HASHED_BYTES)?)
+}
+
+/// The CONFORMANCE_VERSION file's text, when it is a small regular file.
+fn file_version(dir: &Path) -> Option<String> {
+    file_version_of(&read_small(
+        &dir.join(VERSION_FILE),
+        MAX_VERSION_FILE_BYTES,
+    )?)
 }
 
 /// The manifest names a version but CONFORMANCE_VERSION is missing.
@@ -231,22 +252,71 @@ pub fn is_interrupted(dir: &Path) -> bool {
         && manifest_version(dir).is_some()
 }
 
-/// What the copy in `dir` is.
-pub fn identify(dir: &Path) -> Identity {
-    let from_file = file_version(dir);
-    let version_file_present =
-        fs::symlink_metadata(dir.join(VERSION_FILE)).is_ok_and(|m| m.is_file());
-    let from_manifest = manifest_version(dir);
-    let (version, source) = match (from_file, &from_manifest) {
-        (Some(v), _) => (Some(v), Some(VersionSource::File)),
-        (None, Some(v)) => (Some(v.clone()), Some(VersionSource::Manifest)),
-        (None, None) => (None, None),
+/// The version evidence of a copy: its CONFORMANCE_VERSION (the version it names, and whether
+/// it is there as a regular file at all), and how to read the version its manifest names (a
+/// parse of the whole manifest, done only when the version file names none).
+struct Evidence<M: FnOnce() -> Option<String>> {
+    file_version: Option<String>,
+    version_file_present: bool,
+    manifest_version: M,
+}
+
+fn evidence_of_dir(dir: &Path) -> Evidence<impl FnOnce() -> Option<String>> {
+    Evidence {
+        file_version: file_version(dir),
+        version_file_present: fs::symlink_metadata(dir.join(VERSION_FILE))
+            .is_ok_and(|m| m.is_file()),
+        manifest_version: || manifest_version(dir),
+    }
+}
+
+/// As [`evidence_of_dir`] reads it from a copy holding these files.
+fn evidence_of_files(
+    files: &BTreeMap<String, Vec<u8>>,
+) -> Evidence<impl FnOnce() -> Option<String>> {
+    let version = files.get(VERSION_FILE);
+    Evidence {
+        file_version: version
+            .filter(|b| b.len() as u64 <= MAX_VERSION_FILE_BYTES)
+            .and_then(|b| file_version_of(b)),
+        version_file_present: version.is_some(),
+        manifest_version: || {
+            files
+                .get(MANIFEST)
+                .filter(|b| b.len() as u64 <= MAX_HASHED_BYTES)
+                .and_then(|b| manifest_version_of(b))
+        },
+    }
+}
+
+/// The identity the evidence and the digests say; `digests` is asked only when a release is to
+/// be compared with (the copy names a version bqsuite knows, or none).
+fn identify_from(
+    evidence: Evidence<impl FnOnce() -> Option<String>>,
+    digests: impl FnOnce() -> Option<Digests>,
+) -> Identity {
+    let Evidence {
+        file_version,
+        version_file_present,
+        manifest_version,
+    } = evidence;
+    // A version file that names a version is the version, and a copy that has one is not
+    // interrupted, whatever its manifest says: the manifest is read only without one.
+    let (version, source, interrupted) = match file_version {
+        Some(v) => (Some(v), Some(VersionSource::File), false),
+        None => match manifest_version() {
+            Some(v) => (
+                Some(v),
+                Some(VersionSource::Manifest),
+                !version_file_present,
+            ),
+            None => (None, None, false),
+        },
     };
-    let interrupted = from_manifest.is_some() && !version_file_present;
     let known = version.as_deref().and_then(|v| index().get_key_value(v));
     // Hashed only when there is a release to compare with.
     let digests = if known.is_some() || version.is_none() {
-        digests_of(dir)
+        digests()
     } else {
         None
     };
@@ -274,6 +344,47 @@ pub fn identify(dir: &Path) -> Identity {
         release,
         edited,
     }
+}
+
+/// What the copy in `dir` is.
+pub fn identify(dir: &Path) -> Identity {
+    identify_from(evidence_of_dir(dir), || digests_of(dir))
+}
+
+/// What the copy in `dir` is, given its digests as [`digests_of`] made them (for a caller that
+/// needs them anyway: the copy is read and hashed once).
+pub fn identify_hashed(dir: &Path, digests: Option<&Digests>) -> Identity {
+    identify_from(evidence_of_dir(dir), || digests.cloned())
+}
+
+/// What a copy is whose vendored files hold exactly `files` (relative path -> bytes; paths
+/// outside the vendored set are left out): the same answer [`identify`] gives for such a copy
+/// on disk, without reading it.
+pub fn identify_files(files: &BTreeMap<String, Vec<u8>>) -> Identity {
+    identify_from(evidence_of_files(files), || digests_of_files(files))
+}
+
+/// The digests [`digests_of`] makes of a copy holding exactly `files`, within the same bounds.
+pub fn digests_of_files(files: &BTreeMap<String, Vec<u8>>) -> Option<Digests> {
+    let vendored = |rel: &str| match rel.split_once('/') {
+        None => VENDORED_FILES.contains(&rel),
+        Some((top, rest)) => VENDORED_DIRS.contains(&top) && !rest.is_empty(),
+    };
+    let held: Vec<(&String, &Vec<u8>)> = files.iter().filter(|(rel, _)| vendored(rel)).collect();
+    // The bounds of the walk on disk: no file over MAX_HASHED_BYTES, at most MAX_HASHED_TOTAL in
+    // all, at most MAX_HASHED_FILES files (the walk gives up on the file past that number).
+    let total: u64 = held.iter().map(|(_, b)| b.len() as u64).sum();
+    if held.len() > MAX_HASHED_FILES
+        || total > MAX_HASHED_TOTAL
+        || held.iter().any(|(_, b)| b.len() as u64 > MAX_HASHED_BYTES)
+    {
+        return None;
+    }
+    Some(
+        held.into_iter()
+            .map(|(rel, bytes)| (rel.clone(), crate::archive::sha256_hex(bytes)))
+            .collect(),
+    )
 }
 
 #[cfg(test)]
@@ -324,6 +435,118 @@ mod tests {
             assert_eq!(id.edited, 0, "{v}");
             assert!(!id.interrupted);
         }
+    }
+
+    /// A copy of the real release `v` at `to`.
+    fn copy_release(v: &str, to: &Path) {
+        let from = real_releases().join(v);
+        for entry in walkdir::WalkDir::new(&from) {
+            let entry = entry.unwrap();
+            let rel = entry.path().strip_prefix(&from).unwrap();
+            if entry.file_type().is_dir() {
+                fs::create_dir_all(to.join(rel)).unwrap();
+            } else {
+                fs::copy(entry.path(), to.join(rel)).unwrap();
+            }
+        }
+    }
+
+    /// The vendored files of the copy in `dir`, as `sync --check` holds the canonical suite.
+    fn files_of(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+        crate::suite::load::load_bytes(dir)
+            .unwrap()
+            .files
+            .into_iter()
+            .map(|(rel, file)| (rel, file.bytes))
+            .collect()
+    }
+
+    #[test]
+    fn the_identity_of_bytes_in_memory_is_the_identity_of_the_same_copy_on_disk() {
+        let scratch = tempfile::tempdir().unwrap();
+        let mut dirs: Vec<std::path::PathBuf> = known_versions()
+            .iter()
+            .map(|v| real_releases().join(v))
+            .collect();
+        dirs.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/upstream-suite"));
+        // Without its version file: 1.8.0's manifest names its version (interrupted), 1.2.0's
+        // does not (unversioned, and no release matches it).
+        for (v, name) in [("1.8.0", "interrupted"), ("1.2.0", "unversioned")] {
+            let copy = scratch.path().join(name);
+            copy_release(v, &copy);
+            fs::remove_file(copy.join(VERSION_FILE)).unwrap();
+            dirs.push(copy);
+        }
+        // A version file that names nothing (the manifest's version counts, and the copy is not
+        // interrupted), and one that names another version than the manifest (the file wins).
+        for (name, text) in [("blank-version", "\n"), ("other-version", "1.7.0\n")] {
+            let copy = scratch.path().join(name);
+            copy_release("1.8.0", &copy);
+            fs::write(copy.join(VERSION_FILE), text).unwrap();
+            dirs.push(copy);
+        }
+        let mut seen = Vec::new();
+        for dir in &dirs {
+            let files = files_of(dir);
+            let on_disk = identify(dir);
+            assert_eq!(identify_files(&files), on_disk, "{}", dir.display());
+            assert_eq!(
+                digests_of_files(&files),
+                digests_of(dir),
+                "{}",
+                dir.display()
+            );
+            let digests = digests_of(dir);
+            assert_eq!(identify_hashed(dir, digests.as_ref()), on_disk);
+            seen.push((on_disk.unversioned(), on_disk.interrupted));
+        }
+        // The cases the comparison must cover: versioned, unversioned and interrupted copies,
+        // and a version read from the manifest and from the file.
+        for case in [(false, false), (true, false), (false, true)] {
+            assert!(seen.contains(&case), "{case:?} not covered: {seen:?}");
+        }
+        let blank = identify(&scratch.path().join("blank-version"));
+        assert_eq!(blank.source, Some(VersionSource::Manifest));
+        assert!(!blank.interrupted);
+        let other = identify(&scratch.path().join("other-version"));
+        assert_eq!(
+            (other.version.as_deref(), other.source),
+            (Some("1.7.0"), Some(VersionSource::File))
+        );
+    }
+
+    #[test]
+    fn the_bounds_of_hashing_are_the_same_in_memory_and_on_disk() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        fs::create_dir_all(d.join("fixtures")).unwrap();
+        fs::write(d.join(VERSION_FILE), "1.8.0\n").unwrap();
+        fs::write(d.join(MANIFEST), "{}").unwrap();
+        let mut files = BTreeMap::from([
+            (VERSION_FILE.to_string(), b"1.8.0\n".to_vec()),
+            (MANIFEST.to_string(), b"{}".to_vec()),
+        ]);
+        let add = |files: &mut BTreeMap<String, Vec<u8>>, name: String| {
+            let rel = format!("fixtures/{name}.json");
+            fs::write(d.join(&rel), "{}").unwrap();
+            files.insert(rel, b"{}".to_vec());
+        };
+        // The two top-level files and fixtures up to the file count bound: both hash.
+        for i in 0..MAX_HASHED_FILES - 2 {
+            add(&mut files, format!("f{i}"));
+        }
+        assert!(digests_of(d).is_some());
+        assert!(digests_of_files(&files).is_some());
+        assert_eq!(files.len(), MAX_HASHED_FILES);
+        // One file past it: neither does.
+        add(&mut files, "one-more".into());
+        assert!(digests_of(d).is_none());
+        assert!(digests_of_files(&files).is_none());
+        assert_eq!(identify_files(&files), identify(d));
+        // One file over the size bound.
+        let big = vec![b' '; (MAX_HASHED_BYTES + 1) as usize];
+        let files = BTreeMap::from([("fixtures/big.json".to_string(), big)]);
+        assert!(digests_of_files(&files).is_none());
     }
 
     #[test]

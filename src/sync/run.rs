@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
+use std::sync::OnceLock;
 
 use super::targets::Target;
 use super::{Change, Options, Status, TargetResult};
@@ -13,7 +14,29 @@ use crate::fetch::compare::{self, CompareOptions};
 use crate::shell;
 use crate::suite::drift;
 use crate::suite::load::VERSION_FILE;
+use crate::suite::releases::{self, Identity};
 use crate::suite::vendor::{self, PathState};
+
+/// The canonical suite as every target is checked or written against it: its vendored files,
+/// and what a copy holding exactly those files is, told once from the bytes in memory (a copy
+/// equal to the canonical suite is never read a second time or hashed).
+struct Canonical<'a> {
+    files: &'a BTreeMap<String, Vec<u8>>,
+    identity: OnceLock<Identity>,
+}
+
+impl Canonical<'_> {
+    /// What a copy equal to the canonical suite byte for byte is.
+    fn identity(&self) -> &Identity {
+        self.identity
+            .get_or_init(|| releases::identify_files(self.files))
+    }
+
+    /// The CONFORMANCE_VERSION such a copy holds, as [`vendored_version`] reads it.
+    fn version_text(&self) -> Option<String> {
+        version_text(self.files.get(VERSION_FILE)?)
+    }
+}
 
 /// Checks or syncs every target. Targets are independent, so they are spread over a few threads.
 pub(super) fn check_targets(
@@ -22,6 +45,10 @@ pub(super) fn check_targets(
     targets: &[Target],
     expected: &BTreeMap<String, Vec<u8>>,
 ) -> Result<Vec<TargetResult>> {
+    let canonical = &Canonical {
+        files: expected,
+        identity: OnceLock::new(),
+    };
     let workers = std::thread::available_parallelism()
         .map(usize::from)
         .unwrap_or(1)
@@ -34,7 +61,7 @@ pub(super) fn check_targets(
             .map(|part| {
                 scope.spawn(move || {
                     part.iter()
-                        .map(|t| run_target(options, workspace, t, expected))
+                        .map(|t| run_target(options, workspace, t, canonical))
                         .collect::<Vec<_>>()
                 })
             })
@@ -50,14 +77,26 @@ pub(super) fn check_targets(
     })
 }
 
+/// Largest CONFORMANCE_VERSION file read for the `vendored_version` column.
+const MAX_VERSION_BYTES: u64 = 256;
+
 /// The vendored CONFORMANCE_VERSION, if readable (never follows a link).
 fn vendored_version(dir: &Path) -> Option<String> {
     let path = dir.join(VERSION_FILE);
     let meta = fs::symlink_metadata(&path).ok()?;
-    if !meta.is_file() || meta.len() > 256 {
+    if !meta.is_file() || meta.len() > MAX_VERSION_BYTES {
         return None;
     }
-    let text = fs::read_to_string(path).ok()?;
+    version_text(&fs::read(path).ok()?)
+}
+
+/// The text of a CONFORMANCE_VERSION file's bytes, escaped for display: `None` when it is too
+/// large or not UTF-8.
+fn version_text(bytes: &[u8]) -> Option<String> {
+    if bytes.len() as u64 > MAX_VERSION_BYTES {
+        return None;
+    }
+    let text = std::str::from_utf8(bytes).ok()?;
     Some(shell::escape(text.trim()))
 }
 
@@ -119,8 +158,9 @@ fn run_target(
     options: &Options,
     workspace: &Path,
     target: &Target,
-    expected: &BTreeMap<String, Vec<u8>>,
+    canonical: &Canonical,
 ) -> TargetResult {
+    let expected = canonical.files;
     let dir = workspace.join(&target.path);
     let failed = |d: Diagnostic| {
         let mut r = TargetResult::new(target, Status::Error);
@@ -138,21 +178,16 @@ fn run_target(
             ));
         }
     };
-    if state == PathState::Present {
-        match vendor::check_entries(&dir) {
-            Ok(Ok(())) => {}
-            Ok(Err(found)) => {
-                return failed(refusal(options, workspace, target, &found, true));
-            }
-            Err(e) => {
-                return failed(Diagnostic::error(
-                    "sync-io",
-                    target.path.clone(),
-                    e.to_string(),
-                ));
-            }
-        }
-    }
+    // A link or a special file in the copy's vendored set refuses the copy.
+    let refused = || match vendor::check_entries(&dir) {
+        Ok(Ok(())) => None,
+        Ok(Err(found)) => Some(failed(refusal(options, workspace, target, &found, true))),
+        Err(e) => Some(failed(Diagnostic::error(
+            "sync-io",
+            target.path.clone(),
+            e.to_string(),
+        ))),
+    };
     match state {
         PathState::RepoMissing => TargetResult::new(target, Status::MissingRepo),
         PathState::TargetMissing if options.check => {
@@ -173,8 +208,24 @@ fn run_target(
             r.fingerprint = Some("not-vendored".into());
             r
         }
-        _ if options.check => check_target(options, target, &dir, expected),
-        _ => write_target(target, &dir, expected, state == PathState::Present),
+        PathState::Present if options.check => {
+            // Compared first: the comparison never reads through a link, and a link or a special
+            // file anywhere in the vendored set makes the copy differ (it is a changed or an
+            // extra entry), so a copy found in sync has none and is not walked again for them.
+            // Any other copy is looked at as if before the comparison: a refusal (or an error
+            // walking the copy) wins over what the comparison found.
+            let checked = check_target(options, target, &dir, canonical);
+            if checked.status == Status::InSync {
+                checked
+            } else {
+                refused().unwrap_or(checked)
+            }
+        }
+        // Nothing is written into a copy before it is known to hold no link.
+        PathState::Present => {
+            refused().unwrap_or_else(|| write_target(target, &dir, expected, true))
+        }
+        PathState::TargetMissing => write_target(target, &dir, expected, false),
     }
 }
 
@@ -182,35 +233,45 @@ fn check_target(
     options: &Options,
     target: &Target,
     dir: &Path,
-    expected: &BTreeMap<String, Vec<u8>>,
+    canonical: &Canonical,
 ) -> TargetResult {
     let compare_options = CompareOptions {
         diff: options.diff,
         expected_label: "the canonical suite".into(),
         keep_manifest: false,
     };
-    let comparison = match compare::compare_files(expected, dir, &compare_options) {
-        Ok(c) => c,
-        Err(e) => {
-            let mut r = TargetResult::new(target, Status::Error);
-            r.findings.push(Diagnostic::error(
-                "sync-io",
-                target.path.clone(),
-                e.to_string(),
-            ));
-            return r;
-        }
-    };
+    let comparison =
+        match compare::compare_files_unidentified(canonical.files, dir, &compare_options) {
+            Ok(c) => c,
+            Err(e) => {
+                let mut r = TargetResult::new(target, Status::Error);
+                r.findings.push(Diagnostic::error(
+                    "sync-io",
+                    target.path.clone(),
+                    e.to_string(),
+                ));
+                return r;
+            }
+        };
     let status = if comparison.is_clean() {
         Status::InSync
     } else {
         Status::Drift
     };
     let mut r = TargetResult::new(target, status);
-    r.vendored_version = vendored_version(dir);
-    let identity = comparison.identity.clone();
-    r.incomplete = identity.interrupted;
-    r.identity = Some(identity);
+    // A copy in sync holds the canonical bytes, so it is what the canonical suite is; only a
+    // copy that differs is read again, hashed once, for its identity and its group.
+    let digests = if status == Status::InSync {
+        r.vendored_version = canonical.version_text();
+        r.identity = Some(canonical.identity().clone());
+        None
+    } else {
+        r.vendored_version = vendored_version(dir);
+        let digests = releases::digests_of(dir);
+        r.identity = Some(releases::identify_hashed(dir, digests.as_ref()));
+        digests
+    };
+    r.incomplete = r.identity.as_ref().is_some_and(|id| id.interrupted);
     r.matched = comparison.matched;
     for mut d in comparison.findings {
         if let Some(change) = Change::of_code(d.code) {
@@ -223,7 +284,7 @@ fn check_target(
     r.fingerprint = if status == Status::InSync {
         Some("in-sync".into())
     } else {
-        drift::fingerprint(dir, &r.files)
+        drift::fingerprint(digests.as_ref(), &r.files)
     };
     r
 }

@@ -75,13 +75,26 @@ pub fn compare_files(
     dir: &Path,
     options: &CompareOptions,
 ) -> Result<Comparison> {
+    let mut comparison = compare_files_unidentified(expected, dir, options)?;
+    comparison.identity = crate::suite::releases::identify(dir);
+    Ok(comparison)
+}
+
+/// As [`compare_files`], but leaves [`Comparison::identity`] empty: for a caller that tells what
+/// the copy is itself, from what the comparison found (`sync --check` knows a copy equal to the
+/// canonical suite without reading it again).
+pub fn compare_files_unidentified(
+    expected: &BTreeMap<String, Vec<u8>>,
+    dir: &Path,
+    options: &CompareOptions,
+) -> Result<Comparison> {
     let mut comparer = Comparer::new(dir, options)?;
     for (rel, bytes) in expected {
         comparer
             .compare_file(rel, bytes.len() as u64, &mut bytes.as_slice())
             .map_err(fault_to_error)?;
     }
-    comparer.finish()
+    comparer.finish_unidentified()
 }
 
 /// Compares the vendored set of `expected_root` (e.g. the canonical `suite/`) with `dir`.
@@ -424,8 +437,16 @@ impl Comparer {
 
     /// Walks `dir` for what the expected tree does not have: extra files in the vendored set
     /// (errors) and other top-level entries (notes); reports expected directories that are
-    /// missing. Returns the findings sorted by file.
-    pub fn finish(mut self) -> Result<Comparison> {
+    /// missing. Returns the findings sorted by file, and what the copy is.
+    pub fn finish(self) -> Result<Comparison> {
+        let dir = self.dir.clone();
+        let mut comparison = self.finish_unidentified()?;
+        comparison.identity = crate::suite::releases::identify(&dir);
+        Ok(comparison)
+    }
+
+    /// As [`Comparer::finish`], without telling what the copy is (the identity is empty).
+    fn finish_unidentified(mut self) -> Result<Comparison> {
         let label = self.label().to_string();
         // The top-level listing: the one already read for the top-level files, if any.
         let listing = match self.listings.remove("") {
@@ -543,7 +564,7 @@ impl Comparer {
         self.findings
             .sort_by(|a, b| (&a.file, a.code).cmp(&(&b.file, b.code)));
         Ok(Comparison {
-            identity: crate::suite::releases::identify(&self.dir),
+            identity: crate::suite::releases::Identity::default(),
             findings: self.findings,
             matched: self.matched,
             expected_manifest: self.expected_manifest,
