@@ -92,17 +92,23 @@ fn the_real_fleet_is_one_short_block_that_names_every_copy_once() {
     assert!(files[2].ends_with("schema/results.example.json"), "{text}");
     assert!(files[3].ends_with("schema/results.schema.json"), "{text}");
     assert!(files.len() <= 10, "{text}");
-    // Every target named exactly once; the three absent repositories in one block.
+    // Every target present named exactly once; the three absent repositories one line, named
+    // with --verbose.
+    let verbose = stdout(&fleet.check(&["--verbose"]));
     for target in real_targets() {
-        let named = lines
-            .iter()
-            .filter(|l| l.trim() == target || l.contains(&format!(" {target}, ")))
-            .count();
-        assert_eq!(named, 1, "{target}:\n{text}");
+        let named = |text: &str| {
+            text.lines()
+                .filter(|l| l.trim() == target || l.contains(&format!(" {target}, ")))
+                .count()
+        };
+        let absent = NOT_CLONED.contains(&repo_of(&target));
+        assert_eq!(named(&text), usize::from(!absent), "{target}:\n{text}");
+        assert_eq!(named(&verbose), 1, "{target}:\n{verbose}");
     }
     assert!(
         text.contains(
-            "\nmissing-repo: 3 targets whose SDK repository is not in the workspace ..\n"
+            "\nmissing-repo: 3 targets of 3 SDK repositories not in the workspace .. \
+             (`--verbose` lists them)\n"
         ),
         "{text}"
     );
@@ -113,7 +119,6 @@ fn the_real_fleet_is_one_short_block_that_names_every_copy_once() {
         "{text}"
     );
     // --verbose lists every file (and stays one block).
-    let verbose = stdout(&fleet.check(&["--verbose"]));
     assert!(
         verbose.contains("      missing  fixtures/wrong-case-keys-roundtrip.json"),
         "{verbose}"

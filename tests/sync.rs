@@ -824,3 +824,71 @@ fn check_refuses_a_link_or_fifo_standing_for_a_file_with_the_same_bytes() {
         "{doc:#}"
     );
 }
+
+/// A developer's workspace holds 3 of the 25 SDK repositories: both modes report the three, in
+/// blocks of one shape, and sum up the targets whose repository is absent in one line (the list
+/// with `--verbose`).
+#[test]
+fn a_partial_workspace_reports_its_copies_and_one_line_for_the_absent_repositories() {
+    let shipped = fs::read_to_string(repo_targets()).unwrap();
+    let w = Workspace::new(&shipped);
+    w.vendor("php-sdk/tests/conformance");
+    fs::write(
+        w.path("php-sdk/tests/conformance/fixtures/order-created.json"),
+        "{}",
+    )
+    .unwrap();
+    w.vendor("babelqueue-python/tests/conformance");
+    fs::create_dir_all(w.path("babelqueue-go")).unwrap();
+    let absent = "babelqueue-dotnet-redis/tests/BabelQueue.Redis.Tests/conformance";
+    for (mode, block_heads) in [
+        (
+            &["--check"][..],
+            [
+                "drift: php-sdk",
+                "not-vendored: babelqueue-go",
+                "in-sync: babelqueue-python",
+            ],
+        ),
+        (
+            &[][..],
+            [
+                "synced: php-sdk",
+                "synced: babelqueue-go",
+                "unchanged: babelqueue-python",
+            ],
+        ),
+    ] {
+        let (_, text) = w.human(mode);
+        let missing: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with("missing-repo:"))
+            .collect();
+        assert_eq!(missing.len(), 1, "{mode:?}:\n{text}");
+        assert!(
+            missing[0].contains("22 targets of 16 SDK repositories")
+                && missing[0].contains("(`--verbose` lists them)"),
+            "{mode:?}:\n{text}"
+        );
+        assert!(!text.contains(absent), "{mode:?}:\n{text}");
+        assert!(
+            !text.contains("STATUS"),
+            "one shape, blocks: {mode:?}:\n{text}"
+        );
+        for head in block_heads {
+            assert!(
+                text.lines().any(|l| l.starts_with(head)),
+                "{head}: {mode:?}:\n{text}"
+            );
+        }
+        assert!(text.lines().count() <= 30, "{mode:?}:\n{text}");
+        if mode.is_empty() {
+            // Written; the next run checks again.
+            let (code, _) = w.human(&["--check", "--verbose"]);
+            assert_eq!(code, 0);
+        }
+    }
+    let (_, text) = w.human(&["--check", "--verbose"]);
+    assert!(text.contains(absent), "{text}");
+    assert!(!text.contains("(`--verbose` lists them)"), "{text}");
+}

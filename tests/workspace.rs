@@ -324,16 +324,22 @@ fn human_report_fits_a_screen_per_target_and_its_fix_works_when_pasted() {
     assert_eq!(code(&out), 1);
     let text = stdout(&out);
 
-    // Each target named once (a block's head, or a line of the block that lists it), the
-    // workspace named, a verdict about the copies.
+    // Each target present named once (a block's head, or a line of the block that lists it);
+    // those whose repository is not cloned too, with --verbose (one line sums them up without);
+    // the workspace named, a verdict about the copies.
+    let verbose = stdout(&w.run(&["sync", "--check", "--workspace", "..", "--verbose"]));
     for target in REAL_TARGETS {
-        let lines = text
-            .lines()
-            .filter(|l| {
-                l.trim_end().ends_with(&format!(" {target}")) || l.contains(&format!(" {target}, "))
-            })
-            .count();
-        assert_eq!(lines, 1, "{target}:\n{text}");
+        let named = |text: &str| {
+            text.lines()
+                .filter(|l| {
+                    l.trim_end().ends_with(&format!(" {target}"))
+                        || l.contains(&format!(" {target}, "))
+                })
+                .count()
+        };
+        let cloned = !NOT_CLONED.contains(&target.split('/').next().unwrap());
+        assert_eq!(named(&text), usize::from(cloned), "{target}:\n{text}");
+        assert_eq!(named(&verbose), 1, "{target}:\n{verbose}");
     }
     assert!(text.contains("in workspace .."), "{text}");
     assert!(

@@ -23,10 +23,10 @@ use crate::suite::drift::{Change, file_lines, head_lines, what_copy};
 pub const LISTED_FILES: usize = 10;
 
 /// Indentation of a block's lines, and of the targets it lists.
-const DETAIL: &str = "    ";
-const LISTED: &str = "      ";
+pub(super) const DETAIL: &str = "    ";
+pub(super) const LISTED: &str = "      ";
 
-fn status_word(status: Status, color: bool) -> String {
+pub(super) fn status_word(status: Status, color: bool) -> String {
     diag::paint(status.word(), status_style(status), color)
 }
 
@@ -259,8 +259,10 @@ fn group_block(outcome: &Outcome, group: &Group, verbose: bool, color: bool) -> 
     out
 }
 
-/// The block of the targets whose SDK repository is not in the workspace.
-fn missing_repos(outcome: &Outcome, color: bool) -> Option<String> {
+/// The block of the targets whose SDK repository is not in the workspace: one line, naming each
+/// target only with `--verbose` (a workspace holding 3 of 25 SDKs is the usual case, and the rows
+/// that matter must not drown under the others). `sync` and `sync --check` both end with it.
+pub(super) fn missing_repos(outcome: &Outcome, verbose: bool, color: bool) -> Option<String> {
     let missing: Vec<&TargetResult> = outcome
         .results
         .iter()
@@ -281,13 +283,23 @@ fn missing_repos(outcome: &Outcome, color: bool) -> Option<String> {
         );
         return Some(out);
     }
+    let repos: std::collections::BTreeSet<&str> =
+        missing.iter().map(|r| r.target.repo.as_str()).collect();
     let _ = writeln!(
         out,
-        "{status}: {} targets whose SDK repository is not in the workspace {workspace}",
-        missing.len()
+        "{status}: {} targets of {} SDK repositories not in the workspace {workspace}{}",
+        missing.len(),
+        repos.len(),
+        if verbose {
+            ""
+        } else {
+            " (`--verbose` lists them)"
+        }
     );
-    for r in missing {
-        let _ = writeln!(out, "{LISTED}{}", show::text(&r.target.path));
+    if verbose {
+        for r in missing {
+            let _ = writeln!(out, "{LISTED}{}", show::text(&r.target.path));
+        }
     }
     Some(out)
 }
@@ -318,7 +330,7 @@ pub(super) fn render(outcome: &Outcome, preamble: &str, verbose: bool, color: bo
     for group in outcome.groups.iter().filter(|g| g.status != Status::Drift) {
         blocks.push(group_block(outcome, group, verbose, color));
     }
-    blocks.extend(missing_repos(outcome, color));
+    blocks.extend(missing_repos(outcome, verbose, color));
     for block in blocks {
         out.push('\n');
         out.push_str(&block);

@@ -19,6 +19,7 @@ mod check_report;
 mod groups;
 mod render;
 mod run;
+mod sync_report;
 pub mod targets;
 
 use std::collections::BTreeMap;

@@ -1,6 +1,6 @@
-//! What a sync run shows: the JSON `data` (everything), the verdict, and the human report of
-//! `sync` (one line per target, at most ten file names per copy written); `sync --check` has its
-//! own grouped layout ([`super::check_report`]).
+//! What a sync run shows: the JSON `data` (everything), the verdict, and the human report, in
+//! blocks of one shape for both modes: `sync --check` ([`super::check_report`]) and `sync`
+//! ([`super::sync_report`]).
 
 use std::fmt::Write as _;
 
@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use super::{Outcome, Status, TargetResult};
 use crate::diag::{self, Severity, plural, style};
 use crate::show;
-use crate::suite::drift::{drift_json, file_lines};
+use crate::suite::drift::drift_json;
 
 /// File names listed per target in the human report of `sync` (all of them with `--verbose`).
 pub const LISTED_FILES: usize = 10;
@@ -100,9 +100,20 @@ pub(super) fn summary_lines(
     let errors = count(results, Status::Error);
     let mut notes = Vec::new();
     if missing > 0 {
+        let repos: std::collections::BTreeSet<&str> = results
+            .iter()
+            .filter(|r| r.status == Status::MissingRepo)
+            .map(|r| r.target.repo.as_str())
+            .collect();
+        let targets = if missing == repos.len() {
+            String::new()
+        } else {
+            format!("{} of ", diag::count(missing, "target", "targets"))
+        };
         notes.push(format!(
-            "{missing} SDK repo{} not in {}{}",
-            plural(missing),
+            "{targets}{} SDK repo{} not in {}{}",
+            repos.len(),
+            plural(repos.len()),
             show::text(&outcome.workspace.display().to_string()),
             if outcome.strict {
                 ", a failure with --strict"
@@ -219,63 +230,6 @@ pub(super) fn version_column(outcome: &Outcome, r: &TargetResult) -> String {
     }
 }
 
-/// The per-target line of `sync`: status, the copy's version (against the canonical one when
-/// they differ), what was written, and the target.
-fn target_line(outcome: &Outcome, r: &TargetResult, width: usize, color: bool) -> String {
-    let version = version_column(outcome, r);
-    let facts = match r.status {
-        Status::MissingRepo => "SDK repo not in workspace".to_string(),
-        Status::Synced => format!(
-            "{} written, {} deleted",
-            diag::count(r.written.len(), "file", "files"),
-            r.deleted.len()
-        ),
-        Status::Error => "not synced: see below".to_string(),
-        _ => String::new(),
-    };
-    let status = diag::paint(
-        &format!("{:<13}", r.status.word()),
-        status_style(r.status),
-        color,
-    );
-    let line = format!(
-        "  {status} {version:<width$} {facts:<28} {}",
-        show::text(&r.target.path)
-    );
-    line.trim_end().to_string()
-}
-
-/// The files `sync` wrote and deleted in one target (and its errors).
-fn target_detail(r: &TargetResult, verbose: bool, color: bool) -> Option<String> {
-    let mut out = String::new();
-    let names: Vec<(&str, &str)> = r
-        .written
-        .iter()
-        .map(|p| ("written", p.as_str()))
-        .chain(r.deleted.iter().map(|p| ("deleted", p.as_str())))
-        .collect();
-    let problems: Vec<_> = r
-        .findings
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .collect();
-    if names.is_empty() && problems.is_empty() {
-        return None;
-    }
-    let _ = writeln!(out, "{}:", show::text(&r.target.path));
-    let listed = if verbose { usize::MAX } else { LISTED_FILES };
-    let files = names.iter().map(|&(word, path)| (path, word));
-    for line in file_lines(files, listed, "`--verbose` lists every file", &|_| None) {
-        let _ = writeln!(out, "    {}", show::text(&line));
-    }
-    for d in problems {
-        for line in diag::render_diagnostic_styled(d, color).lines() {
-            let _ = writeln!(out, "    {line}");
-        }
-    }
-    Some(out)
-}
-
 /// The style of a status word: green when all is well, yellow for a skipped or not yet vendored
 /// copy, red for drift and errors.
 pub(super) fn status_style(status: Status) -> anstyle::Style {
@@ -358,36 +312,8 @@ pub fn render_human_styled(outcome: &Outcome, verbose: bool, color: bool) -> Str
         }
     }
     if outcome.check {
-        return super::check_report::render(outcome, &out, verbose, color);
+        super::check_report::render(outcome, &out, verbose, color)
+    } else {
+        super::sync_report::render(outcome, &out, verbose, color)
     }
-    let _ = writeln!(out, "{}", header_line(outcome));
-    let width = outcome
-        .results
-        .iter()
-        .map(|r| version_column(outcome, r).chars().count())
-        .max()
-        .unwrap_or(0)
-        .max(16);
-    let _ = writeln!(
-        out,
-        "  {:<13} {:<width$} {:<28} TARGET",
-        "STATUS", "VENDORED", "CHANGED"
-    );
-    for r in &outcome.results {
-        let _ = writeln!(out, "{}", target_line(outcome, r, width, color));
-    }
-    let details: Vec<String> = outcome
-        .results
-        .iter()
-        .filter_map(|r| target_detail(r, verbose, color))
-        .collect();
-    for detail in details {
-        out.push('\n');
-        out.push_str(&detail);
-    }
-    out.push('\n');
-    for line in &report.summary {
-        let _ = writeln!(out, "{}", verdict_line(line, color));
-    }
-    show::guard(&out)
 }
