@@ -21,7 +21,9 @@ pub fn mutants(root: &Path) -> Result<Report> {
     let suite = load::load(root)?;
     let manifest = suite.require_manifest()?;
     let assessment = assess(manifest, &suite);
-    Ok(report(&root.display().to_string(), &suite, &assessment))
+    let mut report = report(&root.display().to_string(), &suite, &assessment);
+    report.root = Some(root.to_path_buf());
+    Ok(report)
 }
 
 /// Builds the report of `assessment` (findings, summary lines, and the JSON `data`).
