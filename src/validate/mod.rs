@@ -209,18 +209,11 @@ fn locate(suite: &Suite, index: &CaseIndex, out: &mut [Diagnostic]) {
 /// Places `d`, a finding with a pointer into the file `tree` was parsed from, at its line:column;
 /// a pointer to something missing (a required field) at its nearest ancestor's.
 fn locate_one(tree: &json::Node, d: &mut Diagnostic) {
-    let Some(pointer) = &d.pointer else {
-        return;
-    };
-    let mut at = pointer.as_str();
-    loop {
-        if let Some(node) = tree.at(at) {
-            d.line_col = Some((node.pos.line, node.pos.column));
-            return;
-        }
-        match at.rfind('/') {
-            Some(i) => at = &at[..i],
-            None => return,
-        }
+    if let Some(pos) = d
+        .pointer
+        .as_deref()
+        .and_then(|p| json::nearest_position(tree, p))
+    {
+        d.line_col = Some((pos.line, pos.column));
     }
 }

@@ -5,7 +5,10 @@
 //!
 //! With a proposal, `validate` checks the merged suite (stamped `<next minor>-proposal`) and
 //! that the proposal is additive: every change from the suite to the merged suite needs at most
-//! a minor bump. `mutants` runs the catalogue over the merged suite.
+//! a minor bump. `mutants` runs the catalogue over the merged suite. Every finding names the file
+//! its author wrote, the suite's or the proposal's, as the user passed its directory (`place.rs`).
+
+mod place;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -17,48 +20,67 @@ use crate::diff::classify::{self, Change};
 use crate::diff::version::Bump;
 use crate::error::Result;
 use crate::suite::index::CaseIndex;
-use crate::suite::load::{self, MANIFEST, Suite};
+use crate::suite::load::{self, Suite};
 use crate::suite::overlay;
+
+pub use place::Sources;
+
+/// A suite with a proposal merged in, and where each of its parts was written.
+pub struct Merged {
+    pub suite: Suite,
+    pub sources: Sources,
+}
 
 /// The suite at `suite` with the proposal at `proposal` merged in, or the findings that say why
 /// they cannot be merged. Fails (exit 2) when either directory cannot be read.
-pub fn merge(suite: &Path, proposal: &Path) -> Result<std::result::Result<Suite, Vec<Diagnostic>>> {
+pub fn merge(
+    suite: &Path,
+    proposal: &Path,
+) -> Result<std::result::Result<Merged, Vec<Diagnostic>>> {
     let base = load::load_bytes(suite)?;
     let extra = load::load_bytes(proposal)?;
-    let shown = |rel: &str| format!("{}/{rel}", proposal.display());
-    let mut problems: Vec<Diagnostic> = extra
-        .problems
-        .iter()
-        .cloned()
-        .map(|mut d| {
-            d.file = shown(&d.file);
-            d
-        })
-        .collect();
     let bytes = |s: &Suite| -> BTreeMap<String, Vec<u8>> {
         s.files
             .iter()
             .map(|(k, f)| (k.clone(), f.bytes.clone()))
             .collect()
     };
-    match overlay::merge_files(&bytes(&base), &bytes(&extra)) {
+    let (base_files, extra_files) = (bytes(&base), bytes(&extra));
+    let mut sources = Sources::new(suite, proposal, &base_files, &extra_files);
+    let mut problems: Vec<Diagnostic> = extra
+        .problems
+        .iter()
+        .cloned()
+        .map(|mut d| {
+            d.file = crate::diag::joined(proposal, &d.file);
+            d
+        })
+        .collect();
+    match overlay::merge_tracked(&base_files, &extra_files) {
         Err(conflicts) => {
-            for c in conflicts {
-                let (file, pointer) = if c.at.is_empty() || c.at.starts_with('/') {
-                    (shown(MANIFEST), Some(c.at))
-                } else {
-                    (shown(&c.at), None)
-                };
-                let mut d = Diagnostic::error("proposal-conflict", file, c.message)
-                    .help("a proposal only adds: new cases, sub-blocks, sections and fixtures");
-                d.pointer = pointer;
-                problems.push(d);
-            }
+            problems.extend(conflicts.into_iter().map(|c| sources.conflict(c)));
             Ok(Err(problems))
         }
         Ok(_) if !problems.is_empty() => Ok(Err(problems)),
-        Ok(files) => Ok(Ok(Suite::from_files(suite, files))),
+        Ok(overlaid) => {
+            sources.merged(overlaid.provenance);
+            let merged = Suite::from_files(suite, overlaid.files);
+            Ok(Ok(Merged {
+                suite: merged,
+                sources,
+            }))
+        }
     }
+}
+
+/// The arguments that name the suite and the proposal on a command line, quoted for a shell.
+fn args(suite: &Path, proposal: &Path) -> String {
+    use crate::shell::{arg, quote};
+    format!(
+        "{} --proposal {}",
+        quote(&arg(suite)),
+        quote(&arg(proposal))
+    )
 }
 
 /// `validate SUITE --proposal DIR`.
@@ -84,22 +106,21 @@ pub fn validate(suite: &Path, proposal: &Path) -> Result<Report> {
             return Ok(report);
         }
     };
-    let mut report = crate::validate::validate_suite(&merged, &subject);
-    // The merged manifest exists only in memory: its findings are placed by pointer and case id.
-    for d in &mut report.diagnostics {
-        if d.file == MANIFEST {
-            d.line_col = None;
-        }
-    }
-    // The proposal's own problems name its directory: the files are not all the suite's.
-    report.root = None;
+    let mut report = crate::validate::validate_suite(&merged.suite, &subject);
     let base = load::load(suite)?;
-    let changes = classify::compare(&base, &merged).unwrap_or_default();
+    let changes = classify::compare(&base, &merged.suite).unwrap_or_default();
     for change in changes.iter().filter(|c| c.bump > Bump::Minor) {
         report.push(not_additive(change));
     }
+    // Each finding names the file its author wrote, as the user passed its directory.
+    for d in &mut report.diagnostics {
+        merged.sources.place(d);
+    }
+    report.root = None;
     let added = Additions::of(&changes);
-    report.summary.push(added.line(&base, &merged, &changes));
+    report
+        .summary
+        .push(added.line(&base, &merged.suite, &changes));
     report.data["proposal"] = json!({
         "merged": true,
         "base_version": base.version_text(),
@@ -190,9 +211,14 @@ pub fn mutants(suite: &Path, proposal: &Path) -> Result<Report> {
             Ok(report)
         }
         Ok(merged) => {
-            let manifest = merged.require_manifest()?;
-            let assessment = crate::eval::mutants::assess::assess(manifest, &merged);
-            Ok(crate::mutants::report(&subject, &merged, &assessment))
+            let manifest = merged.suite.require_manifest()?;
+            let assessment = crate::eval::mutants::assess::assess(manifest, &merged.suite);
+            let args = args(suite, proposal);
+            let mut report = crate::mutants::report(&subject, &args, &merged.suite, &assessment);
+            for d in &mut report.diagnostics {
+                merged.sources.place(d);
+            }
+            Ok(report)
         }
     }
 }

@@ -1,0 +1,162 @@
+//! `--proposal DIR` as a maintainer meets it: a finding about a case or fixture of the proposal
+//! names the proposal's own file (as passed), with the line:column and pointer in that file, in
+//! every format, while a finding about the suite's own case keeps naming the suite.
+//!
+//! Each test works in a temporary directory holding `suite/` (the bundled suite) and
+//! `proposal/` (a copy of the project's), and runs bqsuite there with those relative paths, as CI
+//! does from the repository root.
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+
+use common::*;
+use serde_json::{Value, json};
+
+/// A temporary repository root with `suite/` and `proposal/`.
+struct Repo {
+    dir: tempfile::TempDir,
+}
+
+impl Repo {
+    fn new() -> Repo {
+        let dir = tempfile::tempdir().unwrap();
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        copy_tree(&bundled_suite(), &dir.path().join("suite"));
+        copy_tree(&root.join("proposal"), &dir.path().join("proposal"));
+        Repo { dir }
+    }
+
+    fn path(&self, rel: &str) -> std::path::PathBuf {
+        self.dir.path().join(rel)
+    }
+
+    fn edit(&self, rel: &str, edit: impl FnOnce(&mut Value)) {
+        let path = self.path(rel);
+        let mut value: Value = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+        edit(&mut value);
+        fs::write(&path, serde_json::to_string_pretty(&value).unwrap() + "\n").unwrap();
+    }
+
+    /// Where `pointer` is in the file `rel` (line, column), read independently of bqsuite's
+    /// findings.
+    fn position(&self, rel: &str, pointer: &str) -> (u64, u64) {
+        let text = fs::read_to_string(self.path(rel)).unwrap();
+        let pos = bqsuite::json::position_of(&text, pointer)
+            .unwrap_or_else(|| panic!("{pointer} is not in {rel}"));
+        (pos.line.into(), pos.column.into())
+    }
+
+    /// `bqsuite ARGS` in the root; with `github`, as a GitHub Actions job checked out there.
+    fn run(&self, args: &[&str], github: bool) -> std::process::Output {
+        let mut cmd = command();
+        cmd.args(args).current_dir(self.dir.path());
+        if github {
+            cmd.env("GITHUB_WORKSPACE", self.dir.path());
+        }
+        cmd.output().unwrap()
+    }
+
+    fn json(&self, args: &[&str]) -> (i32, Value) {
+        let mut all = args.to_vec();
+        all.extend(["--format", "json"]);
+        let out = self.run(&all, false);
+        let doc = serde_json::from_str(&stdout(&out)).expect("one JSON document");
+        (code(&out), doc)
+    }
+}
+
+fn findings<'a>(doc: &'a Value, code_name: &str) -> Vec<&'a Value> {
+    doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == code_name)
+        .collect()
+}
+
+const VALIDATE: [&str; 4] = ["validate", "suite", "--proposal", "proposal"];
+
+#[test]
+fn a_finding_about_a_proposal_case_names_the_proposal_file_line_and_pointer() {
+    let repo = Repo::new();
+    // The second case the proposal adds to job_type, which the merged suite holds after the
+    // section's own cases: its expectation flipped.
+    repo.edit("proposal/manifest.json", |m| {
+        let case = &mut m["job_type"]["cases"][1];
+        assert_eq!(case["valid"], true);
+        case["valid"] = json!(false);
+        case["reason"] = json!("flipped by the test");
+    });
+    // And a case of the suite's own, so that both kinds of finding are in one report.
+    repo.edit("suite/manifest.json", |m| {
+        let case = &mut m["kafka"]["attempts_reconciliation"]["cases"][3];
+        assert_eq!(case["expected_attempts"], 1);
+        case["expected_attempts"] = json!(5);
+    });
+    let ours = "/job_type/cases/1/valid";
+    let theirs = "/kafka/attempts_reconciliation/cases/3/expected_attempts";
+    let (line, column) = repo.position("proposal/manifest.json", ours);
+    let (suite_line, suite_column) = repo.position("suite/manifest.json", theirs);
+
+    let (exit, doc) = repo.json(&VALIDATE);
+    assert_eq!(exit, 1, "{doc:#}");
+    let mismatches = findings(&doc, "expectation-mismatch");
+    assert_eq!(mismatches.len(), 2, "{doc:#}");
+    let proposal = mismatches
+        .iter()
+        .find(|d| d["section"] == "job_type")
+        .unwrap();
+    assert_eq!(proposal["file"], "proposal/manifest.json", "{proposal:#}");
+    assert_eq!(proposal["pointer"], ours);
+    assert_eq!(
+        (proposal["line"].clone(), proposal["column"].clone()),
+        (json!(line), json!(column))
+    );
+    assert_eq!(proposal["case"], "string-job-number-urn-decodes");
+    let suite = mismatches.iter().find(|d| d["section"] == "kafka").unwrap();
+    assert_eq!(suite["file"], "suite/manifest.json", "{suite:#}");
+    assert_eq!(suite["pointer"], theirs);
+    assert_eq!(
+        (suite["line"].clone(), suite["column"].clone()),
+        (json!(suite_line), json!(suite_column))
+    );
+
+    let human = stdout(&repo.run(&VALIDATE, false));
+    let place = format!("--> proposal/manifest.json:{line}:{column} at {ours} (section job_type");
+    assert!(human.contains(&place), "{human}");
+    let place = format!("--> suite/manifest.json:{suite_line}:{suite_column} at {theirs}");
+    assert!(human.contains(&place), "{human}");
+
+    let mut github = VALIDATE.to_vec();
+    github.extend(["--format", "github"]);
+    let out = stdout(&repo.run(&github, true));
+    let annotation = format!(
+        "::error file=proposal/manifest.json,line={line},col={column},title=expectation-mismatch::"
+    );
+    assert!(out.contains(&annotation), "{out}");
+    let annotation = format!(
+        "::error file=suite/manifest.json,line={suite_line},col={suite_column},title=expectation-mismatch::"
+    );
+    assert!(out.contains(&annotation), "{out}");
+}
+
+#[test]
+fn a_finding_about_a_proposal_fixture_names_the_proposal_directory() {
+    let repo = Repo::new();
+    let fixture = "fixtures/proposal-job-type-array-job-other-urn.json";
+    fs::write(repo.path(&format!("proposal/{fixture}")), "{\"job\": [\n").unwrap();
+    let (exit, doc) = repo.json(&VALIDATE);
+    assert_eq!(exit, 1, "{doc:#}");
+    let about: Vec<&Value> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["file"].as_str().unwrap().ends_with(fixture))
+        .collect();
+    assert!(!about.is_empty(), "{doc:#}");
+    for d in about {
+        assert_eq!(d["file"], format!("proposal/{fixture}"), "{d:#}");
+    }
+}
