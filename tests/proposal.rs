@@ -1,6 +1,7 @@
 //! `--proposal DIR` as a maintainer meets it: a finding about a case or fixture of the proposal
 //! names the proposal's own file (as passed), with the line:column and pointer in that file, in
-//! every format, while a finding about the suite's own case keeps naming the suite.
+//! every format, while a finding about the suite's own case keeps naming the suite; and a case
+//! that repeats a released id is a `proposal-conflict` naming both places.
 //!
 //! Each test works in a temporary directory holding `suite/` (the bundled suite) and
 //! `proposal/` (a copy of the project's), and runs bqsuite there with those relative paths, as CI
@@ -77,6 +78,7 @@ fn findings<'a>(doc: &'a Value, code_name: &str) -> Vec<&'a Value> {
 }
 
 const VALIDATE: [&str; 4] = ["validate", "suite", "--proposal", "proposal"];
+const MUTANTS: [&str; 4] = ["mutants", "suite", "--proposal", "proposal"];
 
 #[test]
 fn a_finding_about_a_proposal_case_names_the_proposal_file_line_and_pointer() {
@@ -159,4 +161,49 @@ fn a_finding_about_a_proposal_fixture_names_the_proposal_directory() {
     for d in about {
         assert_eq!(d["file"], format!("proposal/{fixture}"), "{d:#}");
     }
+}
+
+#[test]
+fn a_proposal_case_repeating_a_released_id_is_a_conflict_naming_both_places() {
+    let repo = Repo::new();
+    let id = "header-authoritative-overrides";
+    repo.edit("proposal/manifest.json", |m| {
+        let cases = m["kafka"]["attempts_reconciliation"]["cases"]
+            .as_array_mut()
+            .unwrap();
+        cases.push(
+            json!({"name": id, "body_attempts": 5, "header_attempts": 1, "expected_attempts": 1}),
+        );
+    });
+    let ours = "/kafka/attempts_reconciliation/cases/1";
+    let theirs = "/kafka/attempts_reconciliation/cases/3";
+    let (line, column) = repo.position("proposal/manifest.json", ours);
+    let (suite_line, suite_column) = repo.position("suite/manifest.json", theirs);
+
+    for args in [VALIDATE, MUTANTS] {
+        let (exit, doc) = repo.json(&args);
+        assert_eq!(exit, 1, "{doc:#}");
+        let all = doc["diagnostics"].as_array().unwrap();
+        assert_eq!(all.len(), 1, "{doc:#}");
+        let d = &all[0];
+        assert_eq!(d["code"], "proposal-conflict", "{d:#}");
+        assert_eq!(d["file"], "proposal/manifest.json");
+        assert_eq!(d["pointer"], ours);
+        assert_eq!(
+            (d["line"].clone(), d["column"].clone()),
+            (json!(line), json!(column))
+        );
+        assert_eq!(d["case"], format!("attempts_reconciliation/{id}"));
+        let message = d["message"].as_str().unwrap();
+        let suite_place = format!("suite/manifest.json:{suite_line}:{suite_column} at {theirs}");
+        assert!(message.contains(&suite_place), "{message}");
+        let summary = doc["summary"].to_string();
+        assert!(!summary.contains("additive (a minor"), "{summary}");
+        assert!(summary.contains("NOT additive"), "{summary}");
+    }
+    let human = stdout(&repo.run(&VALIDATE, false));
+    let lines: Vec<&str> = human.lines().collect();
+    let verdict = lines.iter().position(|l| l.starts_with("FAILED")).unwrap();
+    assert!(lines[verdict - 1].contains("NOT additive"), "{human}");
+    assert!(!human.contains("duplicate-case-id"), "{human}");
 }

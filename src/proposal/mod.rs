@@ -13,7 +13,7 @@ mod place;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::diag::{Diagnostic, Report, plural};
 use crate::diff::classify::{self, Change};
@@ -31,12 +31,17 @@ pub struct Merged {
     pub sources: Sources,
 }
 
+/// Why a proposal could not be merged: the findings (each in the proposal's files), and the
+/// version of the suite it was to be merged over.
+pub struct Refused {
+    pub problems: Vec<Diagnostic>,
+    pub base_version: Option<String>,
+}
+
 /// The suite at `suite` with the proposal at `proposal` merged in, or the findings that say why
-/// they cannot be merged. Fails (exit 2) when either directory cannot be read.
-pub fn merge(
-    suite: &Path,
-    proposal: &Path,
-) -> Result<std::result::Result<Merged, Vec<Diagnostic>>> {
+/// they cannot be merged: what the proposal would replace, and a case id it repeats. Fails (exit
+/// 2) when either directory cannot be read.
+pub fn merge(suite: &Path, proposal: &Path) -> Result<std::result::Result<Merged, Refused>> {
     let base = load::load_bytes(suite)?;
     let extra = load::load_bytes(proposal)?;
     let bytes = |s: &Suite| -> BTreeMap<String, Vec<u8>> {
@@ -56,21 +61,44 @@ pub fn merge(
             d
         })
         .collect();
+    let refused = |problems| Refused {
+        problems,
+        base_version: base.version_text().map(str::to_string),
+    };
     match overlay::merge_tracked(&base_files, &extra_files) {
         Err(conflicts) => {
             problems.extend(conflicts.into_iter().map(|c| sources.conflict(c)));
-            Ok(Err(problems))
+            Ok(Err(refused(problems)))
         }
-        Ok(_) if !problems.is_empty() => Ok(Err(problems)),
+        Ok(_) if !problems.is_empty() => Ok(Err(refused(problems))),
         Ok(overlaid) => {
             sources.merged(overlaid.provenance);
             let merged = Suite::from_files(suite, overlaid.files);
+            let repeated = sources.repeated_ids(&merged);
+            if !repeated.is_empty() {
+                return Ok(Err(refused(repeated)));
+            }
             Ok(Ok(Merged {
                 suite: merged,
                 sources,
             }))
         }
     }
+}
+
+/// The report of a proposal that could not be merged: its findings, and a summary line that
+/// says so (nothing was merged, so nothing was counted or evaluated).
+fn refused_report(subject: String, refused: Refused) -> Report {
+    let mut report = Report::new(subject);
+    report.diagnostics = refused.problems;
+    report.sort();
+    let errors = report.errors();
+    report.summary.push(format!(
+        "proposal over {}: not merged ({errors} error{}), nothing evaluated; NOT additive",
+        refused.base_version.as_deref().unwrap_or("the suite"),
+        plural(errors)
+    ));
+    report
 }
 
 /// The arguments that name the suite and the proposal on a command line, quoted for a shell.
@@ -88,15 +116,13 @@ pub fn validate(suite: &Path, proposal: &Path) -> Result<Report> {
     let subject = format!("{} + {}", suite.display(), proposal.display());
     let merged = match merge(suite, proposal)? {
         Ok(merged) => merged,
-        Err(problems) => {
-            let mut report = Report::new(subject);
-            report.diagnostics = problems;
-            report.sort();
-            // Nothing was merged, so nothing was counted or evaluated.
+        Err(refused) => {
+            let base_version = refused.base_version.clone();
+            let mut report = refused_report(subject, refused);
             let mut data = crate::validate::data(&Suite::from_files(suite, BTreeMap::new()), None);
             data["proposal"] = json!({
                 "merged": false,
-                "base_version": Value::Null,
+                "base_version": base_version,
                 "cases_added": 0,
                 "sections_added_to": 0,
                 "fixtures_added": 0,
@@ -198,10 +224,8 @@ impl Additions {
 pub fn mutants(suite: &Path, proposal: &Path) -> Result<Report> {
     let subject = format!("{} + {}", suite.display(), proposal.display());
     match merge(suite, proposal)? {
-        Err(problems) => {
-            let mut report = Report::new(subject);
-            report.diagnostics = problems;
-            report.sort();
+        Err(refused) => {
+            let mut report = refused_report(subject, refused);
             // Nothing was merged, so no mutant ran.
             report.data = crate::mutants::data(&crate::eval::mutants::assess::Assessment {
                 not_passing: Vec::new(),

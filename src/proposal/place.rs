@@ -12,7 +12,8 @@ use std::sync::OnceLock;
 
 use crate::diag::{Diagnostic, joined};
 use crate::json;
-use crate::suite::load::MANIFEST;
+use crate::suite::index::CaseIndex;
+use crate::suite::load::{MANIFEST, Suite};
 use crate::suite::overlay::{Conflict, Origin, Provenance};
 
 /// A manifest as the user has it on disk: its name as passed, and its text, parsed into a
@@ -42,6 +43,15 @@ impl Manifest {
         });
         let pos = json::nearest_position(tree.as_ref()?, pointer)?;
         Some((pos.line, pos.column))
+    }
+
+    /// `proposal/manifest.json:12:9 at /section/cases/2`, or the parts that are known.
+    fn place(&self, pointer: &str) -> String {
+        let mut place = self.shown.clone();
+        if let Some((line, column)) = self.position(pointer) {
+            place.push_str(&format!(":{line}:{column}"));
+        }
+        format!("{place} at {pointer}")
     }
 }
 
@@ -124,5 +134,53 @@ impl Sources {
         d.file = manifest.shown.clone();
         d.line_col = pointer.as_deref().and_then(|p| manifest.position(p));
         d.pointer = pointer;
+    }
+
+    /// A `proposal-conflict` for every case the proposal adds under an id a case of the suite
+    /// already has in that section: results files could not tell the two apart, and a proposal
+    /// only adds.
+    pub fn repeated_ids(&self, merged: &Suite) -> Vec<Diagnostic> {
+        let Some(manifest) = merged.manifest() else {
+            return Vec::new();
+        };
+        let index = CaseIndex::new(manifest);
+        let mut released: BTreeMap<(&str, &str), String> = BTreeMap::new();
+        let mut added = Vec::new();
+        for case in &index.cases {
+            match self.origin(&case.pointer) {
+                Origin::Suite(p) => {
+                    released.entry((&case.section, &case.id)).or_insert(p);
+                }
+                Origin::Overlay(p) => added.push((case, p)),
+            }
+        }
+        added
+            .into_iter()
+            .filter_map(|(case, pointer)| {
+                let theirs = released.get(&(case.section.as_str(), case.id.as_str()))?;
+                let d = Diagnostic::error(
+                    "proposal-conflict",
+                    self.proposal_manifest.shown.clone(),
+                    format!(
+                        "section `{}` of the suite already has a case `{}` ({}); results files \
+                         could not tell the two apart, and a proposal only adds",
+                        case.section,
+                        case.id,
+                        self.suite_manifest.place(theirs)
+                    ),
+                )
+                .help(format!(
+                    "give the proposal's case a `name` no case of section `{}` has (or drop it, \
+                     if the suite's case already pins what it tests)",
+                    case.section
+                ))
+                .case(case.section.clone(), case.id.clone());
+                Some(Diagnostic {
+                    line_col: self.proposal_manifest.position(&pointer),
+                    pointer: Some(pointer),
+                    ..d
+                })
+            })
+            .collect()
     }
 }
