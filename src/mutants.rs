@@ -73,7 +73,8 @@ pub fn report(subject: &str, args: &str, suite: &Suite, assessment: &Assessment)
 }
 
 /// The `data` of `mutants --format json`: the counts, the surviving mutants' ids, and each
-/// mutant with the cases that kill it.
+/// mutant with the cases that kill it; `added` (what each case of a proposal kills) is `null`
+/// without `--proposal`.
 pub fn data(assessment: &Assessment) -> Value {
     let survivors: Vec<&str> = assessment.survivors().map(|run| run.info.id).collect();
     let total = assessment.runs.len();
@@ -84,6 +85,7 @@ pub fn data(assessment: &Assessment) -> Value {
         "surviving": survivors.len(),
         "survivors": survivors,
         "results": assessment.runs.iter().map(run_json).collect::<Vec<_>>(),
+        "added": Value::Null,
     })
 }
 

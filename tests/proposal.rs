@@ -1,7 +1,8 @@
 //! `--proposal DIR` as a maintainer meets it: a finding about a case or fixture of the proposal
 //! names the proposal's own file (as passed), with the line:column and pointer in that file, in
-//! every format, while a finding about the suite's own case keeps naming the suite; and a case
-//! that repeats a released id is a `proposal-conflict` naming both places.
+//! every format, while a finding about the suite's own case keeps naming the suite; a case that
+//! repeats a released id is a `proposal-conflict` naming both places; and `mutants --proposal`
+//! says what each added case kills, and when one kills nothing.
 //!
 //! Each test works in a temporary directory holding `suite/` (the bundled suite) and
 //! `proposal/` (a copy of the project's), and runs bqsuite there with those relative paths, as CI
@@ -12,6 +13,7 @@ mod common;
 use std::fs;
 use std::path::Path;
 
+use bqsuite::suite::ids::section_cases;
 use common::*;
 use serde_json::{Value, json};
 
@@ -206,4 +208,122 @@ fn a_proposal_case_repeating_a_released_id_is_a_conflict_naming_both_places() {
     let verdict = lines.iter().position(|l| l.starts_with("FAILED")).unwrap();
     assert!(lines[verdict - 1].contains("NOT additive"), "{human}");
     assert!(!human.contains("duplicate-case-id"), "{human}");
+}
+
+/// The cases `proposal/manifest.json` adds, as (section, case id), read from the file.
+fn added_cases(repo: &Repo) -> Vec<(String, String)> {
+    let text = fs::read_to_string(repo.path("proposal/manifest.json")).unwrap();
+    let overlay: Value = serde_json::from_str(&text).unwrap();
+    let mut out = Vec::new();
+    for (section, block) in overlay.as_object().unwrap() {
+        for c in section_cases(section, block) {
+            out.push((section.clone(), c.id));
+        }
+    }
+    out
+}
+
+#[test]
+fn mutants_with_a_proposal_says_what_each_added_case_kills() {
+    let repo = Repo::new();
+    let (exit, doc) = repo.json(&MUTANTS);
+    assert_eq!(exit, 0, "{doc:#}");
+    let added = doc["data"]["added"].as_array().unwrap();
+    let ids: Vec<(String, String)> = added
+        .iter()
+        .map(|a| {
+            (
+                a["section"].as_str().unwrap().into(),
+                a["case"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    let mut expected = added_cases(&repo);
+    let mut listed = ids.clone();
+    expected.sort();
+    listed.sort();
+    assert_eq!(listed, expected);
+    for a in added {
+        assert_eq!(a["file"], "proposal/manifest.json");
+        assert!(!a["kills"].as_array().unwrap().is_empty(), "{a:#}");
+        let pointer = a["pointer"].as_str().unwrap();
+        let (line, column) = repo.position("proposal/manifest.json", pointer);
+        assert_eq!(
+            (a["line"].clone(), a["column"].clone()),
+            (json!(line), json!(column))
+        );
+    }
+    let zero = added
+        .iter()
+        .find(|a| a["case"] == "attempts_reconciliation/header-zero-overrides")
+        .unwrap();
+    assert!(
+        zero["kills"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("kafka-zero-header-ignored"))
+    );
+    let human = stdout(&repo.run(&MUTANTS, false));
+    let line = human
+        .lines()
+        .find(|l| l.contains("kafka/attempts_reconciliation/header-zero-overrides kills"))
+        .unwrap_or_else(|| panic!("{human}"));
+    assert!(line.contains("kafka-zero-header-ignored"), "{line}");
+    assert!(!human.contains("kills no mutant"), "{human}");
+}
+
+#[test]
+fn an_added_case_that_kills_no_mutant_is_a_note_and_the_run_still_passes() {
+    let repo = Repo::new();
+    // Header and body agree: every habit of the catalogue derives the same count.
+    repo.edit("proposal/manifest.json", |m| {
+        let cases = m["kafka"]["attempts_reconciliation"]["cases"]
+            .as_array_mut()
+            .unwrap();
+        cases.push(json!({"name": "header-equals-body", "body_attempts": 3, "header_attempts": 3, "expected_attempts": 3}));
+    });
+    let pointer = "/kafka/attempts_reconciliation/cases/1";
+    let (line, column) = repo.position("proposal/manifest.json", pointer);
+    let (exit, doc) = repo.json(&MUTANTS);
+    assert_eq!(exit, 0, "{doc:#}");
+    assert_eq!(
+        (doc["errors"].clone(), doc["warnings"].clone()),
+        (json!(0), json!(0))
+    );
+    let notes = findings(&doc, "added-case-kills-no-mutant");
+    assert_eq!(notes.len(), 1, "{doc:#}");
+    let note = notes[0];
+    assert_eq!(note["severity"], "note");
+    assert_eq!(note["file"], "proposal/manifest.json");
+    assert_eq!(note["pointer"], pointer);
+    assert_eq!(
+        (note["line"].clone(), note["column"].clone()),
+        (json!(line), json!(column))
+    );
+    assert_eq!(note["case"], "attempts_reconciliation/header-equals-body");
+    let entry = doc["data"]["added"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["pointer"] == pointer)
+        .unwrap();
+    assert_eq!(entry["kills"], json!([]));
+
+    let out = repo.run(&MUTANTS, false);
+    assert_eq!(code(&out), 0);
+    let human = stdout(&out);
+    assert!(
+        human.contains("kafka/attempts_reconciliation/header-equals-body kills no mutant"),
+        "{human}"
+    );
+    assert!(
+        human.contains("note[added-case-kills-no-mutant]"),
+        "{human}"
+    );
+    assert!(
+        human.contains(&format!(
+            "--> proposal/manifest.json:{line}:{column} at {pointer}"
+        )),
+        "{human}"
+    );
 }

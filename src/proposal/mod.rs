@@ -5,9 +5,11 @@
 //!
 //! With a proposal, `validate` checks the merged suite (stamped `<next minor>-proposal`) and
 //! that the proposal is additive: every change from the suite to the merged suite needs at most
-//! a minor bump. `mutants` runs the catalogue over the merged suite. Every finding names the file
-//! its author wrote, the suite's or the proposal's, as the user passed its directory (`place.rs`).
+//! a minor bump. `mutants` runs the catalogue over the merged suite, and says what each case the
+//! proposal adds kills (`added.rs`). Every finding names the file its author wrote, the suite's or
+//! the proposal's, as the user passed its directory (`place.rs`).
 
+mod added;
 mod place;
 
 use std::collections::BTreeMap;
@@ -220,7 +222,8 @@ impl Additions {
     }
 }
 
-/// `mutants SUITE --proposal DIR`.
+/// `mutants SUITE --proposal DIR`: the catalogue over the merged suite, and what each case the
+/// proposal adds kills (`added.rs`).
 pub fn mutants(suite: &Path, proposal: &Path) -> Result<Report> {
     let subject = format!("{} + {}", suite.display(), proposal.display());
     match merge(suite, proposal)? {
@@ -232,6 +235,7 @@ pub fn mutants(suite: &Path, proposal: &Path) -> Result<Report> {
                 cases: 0,
                 runs: Vec::new(),
             });
+            report.data["added"] = json!([]);
             Ok(report)
         }
         Ok(merged) => {
@@ -242,6 +246,7 @@ pub fn mutants(suite: &Path, proposal: &Path) -> Result<Report> {
             for d in &mut report.diagnostics {
                 merged.sources.place(d);
             }
+            added::report(&mut report, &merged, manifest, &assessment);
             Ok(report)
         }
     }
