@@ -672,7 +672,8 @@ fn report_examples_are_real_output() {
     assert!(
         failures.is_empty(),
         "{}\n\nregenerate the examples with `docs/examples.sh` \
-         (BQSUITE_BLESS=1 cargo test --test docs_examples)",
+         (`BQSUITE_BLESS=1 cargo test --release --locked --test docs_examples`), then review \
+         the rewritten blocks with `git diff`",
         failures.join("\n\n")
     );
 }
