@@ -32,6 +32,7 @@ use std::process::Stdio;
 
 use common::copy_tree;
 use docs_support::*;
+use serde_json::{Value, json};
 
 /// The release mirror as the examples show it (a `file://` directory made by `bqsuite release`).
 const MIRROR: &str = "/srv/mirror";
@@ -183,16 +184,24 @@ impl World {
         );
 
         // A checkout whose proposal has one more case, which kills no mutant (header and body
-        // agree, so every habit of the catalogue derives the same count).
+        // agree, so every habit of the catalogue derives the same count). Added as JSON, so that
+        // the proposal's own cases may change around it.
         let idle = world.root().join("idle");
         copy_tree(&suite, &idle.join("suite"));
         copy_tree(&repo().join("proposal"), &idle.join("proposal"));
-        edit_once(
-            &idle.join("proposal/manifest.json"),
-            "          \"expected_attempts\": 0\n        }\n",
-            "          \"expected_attempts\": 0\n        },\n        {\"name\": \"header-equals-body\", \
-             \"body_attempts\": 3, \"header_attempts\": 3, \"expected_attempts\": 3}\n",
-        );
+        let manifest = idle.join("proposal/manifest.json");
+        let mut m: Value = serde_json::from_str(&fs::read_to_string(&manifest).unwrap()).unwrap();
+        let cases = &mut m["kafka"]["attempts_reconciliation"]["cases"];
+        if !cases.is_array() {
+            *cases = json!([]);
+        }
+        cases.as_array_mut().unwrap().push(json!({
+            "name": "header-equals-body",
+            "body_attempts": 3,
+            "header_attempts": 3,
+            "expected_attempts": 3
+        }));
+        fs::write(&manifest, serde_json::to_string_pretty(&m).unwrap() + "\n").unwrap();
         world
     }
 

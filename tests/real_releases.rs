@@ -251,15 +251,20 @@ fn a_new_valid_proposal_case_needs_no_test_edit() {
     );
     let manifest = dir.join("manifest.json");
     let mut m: Value = serde_json::from_str(&fs::read_to_string(&manifest).unwrap()).unwrap();
-    m["kafka"]["attempts_reconciliation"]["cases"]
+    let cases = m["kafka"]["attempts_reconciliation"]["cases"]
         .as_array_mut()
-        .unwrap()
-        .push(serde_json::json!({
-            "name": "header-two-overrides-body-seven",
-            "body_attempts": 7,
-            "header_attempts": 2,
-            "expected_attempts": 2
-        }));
+        .unwrap();
+    // A name no case of the proposal has yet (the suite's cases have other names).
+    let mut name = "header-two-overrides-body-seven".to_string();
+    while cases.iter().any(|c| c["name"] == name.as_str()) {
+        name.push_str("-again");
+    }
+    cases.push(serde_json::json!({
+        "name": name,
+        "body_attempts": 7,
+        "header_attempts": 2,
+        "expected_attempts": 2
+    }));
     fs::write(&manifest, serde_json::to_string_pretty(&m).unwrap()).unwrap();
     assert_sound_and_additive(&dir);
 }
