@@ -11,4 +11,4 @@
 # Usage: docs/examples.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BQSUITE_BLESS=1 cargo test --test docs_examples
+BQSUITE_BLESS=1 cargo test --release --locked --test docs_examples

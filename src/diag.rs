@@ -5,7 +5,7 @@
 //! section/case id), what is wrong and what to do about it.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
@@ -127,7 +127,18 @@ impl Diagnostic {
 
     /// `file:line:col` (or the parts that are known).
     pub fn place(&self) -> String {
-        let mut place = self.file.clone();
+        self.place_in(None)
+    }
+
+    /// [`Diagnostic::place`], with a relative file named inside `root` (the directory its path is
+    /// relative to, as the user passed it): `suite/manifest.json:12:7`.
+    pub fn place_in(&self, root: Option<&Path>) -> String {
+        let mut place = match root {
+            Some(root) if !self.file.is_empty() && !Path::new(&self.file).is_absolute() => {
+                joined(root, &self.file)
+            }
+            _ => self.file.clone(),
+        };
         if let Some((line, col)) = self.line_col {
             let _ = write!(place, ":{line}:{col}");
         }
@@ -161,9 +172,11 @@ pub struct Report {
     pub summary: Vec<String>,
     /// Command-specific structured output for `--format json` (e.g. per-target statuses).
     pub data: Value,
-    /// The directory that relative [`Diagnostic::file`]s are relative to, for annotations that
-    /// must name the file in the repository. `None`: `subject` when it is a directory, else the
-    /// current directory.
+    /// The directory that relative [`Diagnostic::file`]s are relative to, as the user named it:
+    /// the human text names each file inside it (`suite/manifest.json`), and annotations name
+    /// the file in the repository. `None`: the human text names the files as they are, and
+    /// annotations take them relative to `subject` when it is a directory, else to the current
+    /// directory.
     pub root: Option<PathBuf>,
 }
 
@@ -262,6 +275,21 @@ fn shown(text: &str) -> String {
     show::text(&strip_os_error(text))
 }
 
+/// `rel`, a path relative to `dir`, as the user names it: inside `dir` as they passed it
+/// (`suite` and `manifest.json` give `suite/manifest.json`).
+pub fn joined(dir: &Path, rel: &str) -> String {
+    let dir = dir.display().to_string();
+    if dir.is_empty() {
+        rel.to_string()
+    } else if rel.is_empty() {
+        dir
+    } else if dir.ends_with('/') || dir.ends_with(std::path::MAIN_SEPARATOR) {
+        format!("{dir}{rel}")
+    } else {
+        format!("{dir}/{rel}")
+    }
+}
+
 /// Renders one diagnostic as human text (two or three lines).
 pub fn render_diagnostic(d: &Diagnostic) -> String {
     render_diagnostic_styled(d, false)
@@ -269,13 +297,18 @@ pub fn render_diagnostic(d: &Diagnostic) -> String {
 
 /// [`render_diagnostic`], with the severity, place and help styled when `color`.
 pub fn render_diagnostic_styled(d: &Diagnostic, color: bool) -> String {
+    render_diagnostic_in(d, None, color)
+}
+
+/// [`render_diagnostic_styled`], naming a relative file inside `root` ([`Report::root`]).
+pub fn render_diagnostic_in(d: &Diagnostic, root: Option<&Path>, color: bool) -> String {
     let head = format!("{}[{}]", d.severity.as_str(), d.code);
     let mut out = format!(
         "{}: {}",
         paint(&head, severity_style(d.severity), color),
         shown(&d.message)
     );
-    let mut place = escape_controls(&d.place());
+    let mut place = escape_controls(&d.place_in(root));
     if let Some(pointer) = &d.pointer {
         let shown_pointer = if pointer.is_empty() {
             "(root)".to_string()
@@ -320,7 +353,7 @@ pub fn render_human(report: &Report, what: &str) -> String {
 pub fn render_human_styled(report: &Report, what: &str, color: bool) -> String {
     let mut out = String::new();
     for d in &report.diagnostics {
-        out.push_str(&render_diagnostic_styled(d, color));
+        out.push_str(&render_diagnostic_in(d, report.root.as_deref(), color));
         out.push_str("\n\n");
     }
     for fact in &report.summary {

@@ -417,6 +417,7 @@ fn eval(suite: &Path, file: Option<&Path>, out: &Output) -> Result<u8, Error> {
         fsutil::write_atomic(path, text.as_bytes())?;
     }
     let mut report = Report::new(suite.display().to_string());
+    report.root = Some(suite.to_path_buf());
     for warning in &evaluation.warnings {
         report.push(Diagnostic::warning(
             "version-from-conformance-version",

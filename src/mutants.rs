@@ -21,31 +21,40 @@ pub fn mutants(root: &Path) -> Result<Report> {
     let suite = load::load(root)?;
     let manifest = suite.require_manifest()?;
     let assessment = assess(manifest, &suite);
-    Ok(report(&root.display().to_string(), &suite, &assessment))
+    let args = crate::shell::quote(&crate::shell::arg(root));
+    let mut report = report(&root.display().to_string(), &args, &suite, &assessment);
+    report.root = Some(root.to_path_buf());
+    Ok(report)
 }
 
-/// Builds the report of `assessment` (findings, summary lines, and the JSON `data`).
-pub fn report(subject: &str, suite: &Suite, assessment: &Assessment) -> Report {
+/// Builds the report of `assessment` (findings, summary lines, and the JSON `data`). `args` are
+/// the arguments that name the suite on a command line (`suite`, `suite --proposal proposal`),
+/// quoted for a shell: the commands the findings suggest take them.
+pub fn report(subject: &str, args: &str, suite: &Suite, assessment: &Assessment) -> Report {
     let mut report = Report::new(subject);
     for outcome in &assessment.not_passing {
+        // The finding points at the field the verdict names; the message says what is wrong
+        // there.
+        let (pointer, what) = match &outcome.verdict {
+            Verdict::Mismatch(m) => (&m.pointer, m.to_string()),
+            Verdict::Malformed { pointer, message } => (pointer, message.clone()),
+            other => (&outcome.pointer, other.to_string()),
+        };
         let mut d = Diagnostic::warning(
             "case-not-passing",
             MANIFEST,
-            format!(
-                "the reference model does not pass this case ({}), so it kills no mutant",
-                outcome.verdict
-            ),
+            format!("the reference model does not pass this case ({what}), so it kills no mutant"),
         )
-        .at(outcome.pointer.clone())
+        .at(pointer.clone())
         .case(outcome.section.clone(), outcome.id.clone())
         .help(format!(
-            "fix the case first: `bqsuite validate {subject}` explains the disagreement"
+            "fix the case first: `bqsuite validate {args}` explains the disagreement"
         ));
-        d.line_col = position(suite, &outcome.pointer);
+        d.line_col = position(suite, pointer);
         report.push(d);
     }
     for run in assessment.survivors() {
-        report.push(survivor(subject, suite, run));
+        report.push(survivor(args, suite, run));
     }
     for run in &assessment.runs {
         report.summary.push(summary_line(run));
@@ -64,7 +73,8 @@ pub fn report(subject: &str, suite: &Suite, assessment: &Assessment) -> Report {
 }
 
 /// The `data` of `mutants --format json`: the counts, the surviving mutants' ids, and each
-/// mutant with the cases that kill it.
+/// mutant with the cases that kill it; `added` (what each case of a proposal kills) is `null`
+/// without `--proposal`.
 pub fn data(assessment: &Assessment) -> Value {
     let survivors: Vec<&str> = assessment.survivors().map(|run| run.info.id).collect();
     let total = assessment.runs.len();
@@ -75,15 +85,16 @@ pub fn data(assessment: &Assessment) -> Value {
         "surviving": survivors.len(),
         "survivors": survivors,
         "results": assessment.runs.iter().map(run_json).collect::<Vec<_>>(),
+        "added": Value::Null,
     })
 }
 
 fn position(suite: &Suite, pointer: &str) -> Option<(u32, u32)> {
-    let node = suite.files.get(MANIFEST)?.tree()?.at(pointer)?;
-    Some((node.pos.line, node.pos.column))
+    let pos = crate::json::nearest_position(suite.files.get(MANIFEST)?.tree()?, pointer)?;
+    Some((pos.line, pos.column))
 }
 
-fn survivor(subject: &str, suite: &Suite, run: &MutantRun) -> Diagnostic {
+fn survivor(args: &str, suite: &Suite, run: &MutantRun) -> Diagnostic {
     let info = run.info;
     let section = info.sections[0];
     let pointer = format!("/{section}");
@@ -97,7 +108,7 @@ fn survivor(subject: &str, suite: &Suite, run: &MutantRun) -> Diagnostic {
     )
     .at(pointer.clone())
     .help(format!(
-        "add to section `{}` a case that an SDK with this habit fails (its expectation agreed by the reference model), then check with `bqsuite mutants {subject}`",
+        "add to section `{}` a case that an SDK with this habit fails (its expectation agreed by the reference model), then check with `bqsuite mutants {args}`",
         info.sections.join("` or `")
     ));
     d.line_col = position(suite, &pointer);

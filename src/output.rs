@@ -134,7 +134,7 @@ impl Output {
     pub fn side_findings(&self, report: &Report) {
         let mut text = String::new();
         for d in &report.diagnostics {
-            text.push_str(&diag::render_diagnostic_styled(d, true));
+            text.push_str(&diag::render_diagnostic_in(d, report.root.as_deref(), true));
             text.push('\n');
         }
         let mut text = show::guard(&text);

@@ -32,7 +32,7 @@ use std::process::Stdio;
 
 use common::copy_tree;
 use docs_support::*;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// The release mirror as the examples show it (a `file://` directory made by `bqsuite release`).
 const MIRROR: &str = "/srv/mirror";
@@ -182,6 +182,26 @@ impl World {
             "\"forbidden_key\": \"/meta/ts\",",
             "\"forbidden_key\": \"/meta/tss\",",
         );
+
+        // A checkout whose proposal has one more case, which kills no mutant (header and body
+        // agree, so every habit of the catalogue derives the same count). Added as JSON, so that
+        // the proposal's own cases may change around it.
+        let idle = world.root().join("idle");
+        copy_tree(&suite, &idle.join("suite"));
+        copy_tree(&repo().join("proposal"), &idle.join("proposal"));
+        let manifest = idle.join("proposal/manifest.json");
+        let mut m: Value = serde_json::from_str(&fs::read_to_string(&manifest).unwrap()).unwrap();
+        let cases = &mut m["kafka"]["attempts_reconciliation"]["cases"];
+        if !cases.is_array() {
+            *cases = json!([]);
+        }
+        cases.as_array_mut().unwrap().push(json!({
+            "name": "header-equals-body",
+            "body_attempts": 3,
+            "header_attempts": 3,
+            "expected_attempts": 3
+        }));
+        fs::write(&manifest, serde_json::to_string_pretty(&m).unwrap() + "\n").unwrap();
         world
     }
 
@@ -210,6 +230,8 @@ enum Cwd {
     Sdk,
     /// The suite copy with two mistakes.
     Broken,
+    /// A checkout whose proposal adds one case that kills no mutant.
+    Idle,
 }
 
 /// What an example shows.
@@ -243,40 +265,6 @@ struct Example {
     pipe: Option<&'static str>,
     /// Keeps the part of the output the docs show (the docs mark every cut with `[…]`).
     filter: fn(&str) -> String,
-}
-
-fn all(text: &str) -> String {
-    text.to_string()
-}
-
-/// `jq '.data | .targets |= map(select(.repo == "babelqueue-python"))'`
-fn sync_data_python_row(text: &str) -> String {
-    let doc: Value = serde_json::from_str(text).expect("one JSON document");
-    let mut data = doc["data"].clone();
-    let rows = data["targets"].as_array().cloned().unwrap_or_else(|| {
-        panic!(
-            "sync --check's JSON has no data.targets any more: adjust sync_data_python_row and its \
-             jq filter (both in tests/docs_examples.rs). The output:\n{text}"
-        )
-    });
-    data["targets"] = Value::Array(
-        rows.into_iter()
-            .filter(|r| r["repo"] == "babelqueue-python")
-            .collect(),
-    );
-    serde_json::to_string_pretty(&data).unwrap() + "\n"
-}
-
-/// The heading and the first group's counts, then the verdict.
-fn sync_table(text: &str) -> String {
-    head_tail(text, 7, 2)
-}
-
-/// The workflow commands only (they follow the human report, which is cut).
-fn annotations(text: &str) -> String {
-    let mut out = vec!["[…]"];
-    out.extend(text.lines().filter(|l| l.starts_with("::")));
-    out.join("\n") + "\n"
 }
 
 /// What an example is unless it says otherwise.
@@ -328,7 +316,14 @@ const EXAMPLES: &[Example] = &[
         name: "mutants-proposal",
         cwd: Cwd::Conformance,
         args: &["mutants", "suite", "--proposal", "proposal"],
-        filter: |t| head_tail(t, 0, 2),
+        filter: |t| head_tail(t, 0, 5),
+        ..BASE
+    },
+    Example {
+        name: "mutants-proposal-kills-none",
+        cwd: Cwd::Idle,
+        args: &["mutants", "suite", "--proposal", "proposal"],
+        filter: idle_case,
         ..BASE
     },
     Example {
@@ -522,6 +517,7 @@ impl Example {
             Cwd::Python => world.ws().join("babelqueue-python"),
             Cwd::Sdk => world.root().join("sdk"),
             Cwd::Broken => world.root().join("broken"),
+            Cwd::Idle => world.root().join("idle"),
         };
         match self.cd {
             Some(dir) => base.join(dir),
@@ -685,7 +681,8 @@ fn report_examples_are_real_output() {
     assert!(
         failures.is_empty(),
         "{}\n\nregenerate the examples with `docs/examples.sh` \
-         (BQSUITE_BLESS=1 cargo test --test docs_examples)",
+         (`BQSUITE_BLESS=1 cargo test --release --locked --test docs_examples`), then review \
+         the rewritten blocks with `git diff`",
         failures.join("\n\n")
     );
 }

@@ -261,6 +261,10 @@ fn mutants_lists_the_survivors() {
     );
     assert_eq!(doc["data"]["survivors"], json!([]));
     assert_eq!(doc["data"]["killed"], doc["data"]["mutants"]);
+    // What each case the proposal adds kills; without a proposal there is nothing to list.
+    let added = doc["data"]["added"].as_array().unwrap();
+    assert!(!added.is_empty() && added.iter().all(|a| a["kills"].is_array()));
+    assert_eq!(data["added"], Value::Null);
 
     let doc = run(cwd.path(), &["mutants", "no-such-suite"], &[], 2);
     assert_eq!(doc["error"]["kind"], "not-found");

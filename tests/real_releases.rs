@@ -7,6 +7,8 @@ mod common;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use bqsuite::suite::ids::section_cases;
+use bqsuite::suite::index::METADATA_KEYS;
 use common::{bqsuite, code, copy_tree, stdout};
 use serde_json::Value;
 
@@ -193,19 +195,78 @@ fn proposal_run(proposal: &Path) -> (i32, Value) {
     ])
 }
 
-/// The project's proposal merges over the real suite, validates, and only adds.
-#[test]
-fn the_proposal_is_sound_and_additive_over_the_real_suite() {
-    let proposal = Path::new(env!("CARGO_MANIFEST_DIR")).join("proposal");
-    let (exit, doc) = proposal_run(&proposal);
+/// The cases of a manifest (a suite's, or a proposal's, which holds only what it adds), counted
+/// by the spec's id rule straight from the file: what the merged suite must hold is derived from
+/// the data, so adding a case to `proposal/` needs no number changed here.
+fn cases_in(manifest: &Path) -> usize {
+    let value: Value = serde_json::from_str(&fs::read_to_string(manifest).unwrap()).unwrap();
+    value
+        .as_object()
+        .unwrap()
+        .iter()
+        .filter(|(key, _)| !METADATA_KEYS.contains(&key.as_str()))
+        .map(|(section, block)| section_cases(section, block).len())
+        .sum()
+}
+
+/// `validate suite --proposal DIR` passes, only adds, and every case of the suite and of the
+/// proposal is re-derived by the reference evaluator.
+fn assert_sound_and_additive(proposal: &Path) {
+    let (exit, doc) = proposal_run(proposal);
     assert_eq!(exit, 0, "{:#?}", codes(&doc));
+    let added = cases_in(&proposal.join("manifest.json"));
+    let total = cases_in(&common::bundled_suite().join("manifest.json")) + added;
     let summary = doc["summary"].to_string();
     assert!(summary.contains("proposal over 1.8.0"), "{summary}");
     assert!(summary.contains("additive (a minor release)"), "{summary}");
-    assert!(
-        summary.contains("reference evaluator: 738 pass, 0 skip"),
-        "{summary}"
+    for fact in [
+        format!("reference evaluator: {total} pass, 0 skip"),
+        format!("{added} cases added"),
+        format!("{total} cases in all"),
+    ] {
+        assert!(
+            summary.contains(&fact),
+            "the summary should say `{fact}` (counted from suite/ and {}): {summary}",
+            proposal.display()
+        );
+    }
+    assert_eq!(doc["data"]["cases"], total as u64);
+    assert_eq!(doc["data"]["proposal"]["cases_added"], added as u64);
+}
+
+/// The project's proposal merges over the real suite, validates, and only adds.
+#[test]
+fn the_proposal_is_sound_and_additive_over_the_real_suite() {
+    assert_sound_and_additive(&Path::new(env!("CARGO_MANIFEST_DIR")).join("proposal"));
+}
+
+/// Step 6 of the maintainer's guide after a correct new case: the check above holds as it is.
+#[test]
+fn a_new_valid_proposal_case_needs_no_test_edit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("proposal");
+    copy_tree(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("proposal"),
+        &dir,
     );
+    let manifest = dir.join("manifest.json");
+    let mut m: Value = serde_json::from_str(&fs::read_to_string(&manifest).unwrap()).unwrap();
+    let cases = m["kafka"]["attempts_reconciliation"]["cases"]
+        .as_array_mut()
+        .unwrap();
+    // A name no case of the proposal has yet (the suite's cases have other names).
+    let mut name = "header-two-overrides-body-seven".to_string();
+    while cases.iter().any(|c| c["name"] == name.as_str()) {
+        name.push_str("-again");
+    }
+    cases.push(serde_json::json!({
+        "name": name,
+        "body_attempts": 7,
+        "header_attempts": 2,
+        "expected_attempts": 2
+    }));
+    fs::write(&manifest, serde_json::to_string_pretty(&m).unwrap()).unwrap();
+    assert_sound_and_additive(&dir);
 }
 
 /// A proposal that would replace a fixture or a parameter, or change a sub-block, is refused.

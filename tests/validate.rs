@@ -556,11 +556,25 @@ fn every_problem_is_reported_not_just_the_first() {
 fn human_output_names_file_place_and_help() {
     let s = SuiteCopy::new();
     s.edit_manifest(|m| m["schema_version"] = json!(2));
-    let out = bqsuite(&["validate", s.path().to_str().unwrap()]);
+    // Run beside the suite, as from a repository root: the place is the file as the suite was
+    // passed, which a terminal or an editor opens from there.
+    let out = bqsuite_in(s.dir.path(), &["validate", "suite"]);
     assert_eq!(code(&out), 1);
     let text = stdout(&out);
     assert!(text.contains("error[schema-version]"), "{text}");
-    assert!(text.contains("--> manifest.json:2:"), "{text}");
+    assert!(text.contains("--> suite/manifest.json:2:"), "{text}");
+    // Passed by another path, it is named by that path.
+    let out = bqsuite(&["validate", s.path().to_str().unwrap()]);
+    let full = format!("--> {}:2:", s.file("manifest.json").display());
+    assert!(stdout(&out).contains(&full), "{}", stdout(&out));
+    // The JSON document keeps each file relative to the suite, as documented.
+    let (_, diags) = validate_json(&s.path());
+    assert!(
+        diags.iter().any(|d| d["file"] == "manifest.json"),
+        "{diags:#?}"
+    );
+    let out = bqsuite_in(s.dir.path(), &["validate", "suite"]);
+    let text = stdout(&out);
     assert!(text.contains("at /schema_version"), "{text}");
     assert!(text.contains("help:"), "{text}");
     assert!(text.contains("FAILED"), "{text}");

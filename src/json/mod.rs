@@ -32,6 +32,18 @@ pub fn line_col_of_offset(text: &str, byte_offset: usize) -> Pos {
     tracker.pos(text.as_bytes(), offset)
 }
 
+/// The position of the value at `pointer` in `tree` or, when nothing is there (a member that is
+/// missing), of its nearest ancestor that is.
+pub fn nearest_position(tree: &Node, pointer: &str) -> Option<Pos> {
+    let mut at = pointer;
+    loop {
+        if let Some(node) = tree.at(at) {
+            return Some(node.pos);
+        }
+        at = &at[..at.rfind('/')?];
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -75,6 +87,15 @@ mod tests {
             root.at("/é/1").unwrap().pos,
             line_col_of_offset(text, offset)
         );
+    }
+
+    #[test]
+    fn a_missing_member_is_placed_at_its_nearest_ancestor() {
+        let root = parse("{\"a\": [1,\n {\"b\": 2}]}").unwrap();
+        assert_eq!(nearest_position(&root, "/a/1/b"), Some(pos(2, 8)));
+        assert_eq!(nearest_position(&root, "/a/1/c/d"), Some(pos(2, 2)));
+        assert_eq!(nearest_position(&root, "/z"), Some(pos(1, 1)));
+        assert_eq!(nearest_position(&root, ""), Some(pos(1, 1)));
     }
 
     #[test]

@@ -45,9 +45,79 @@ pub fn proposed_version(base: &str) -> String {
     }
 }
 
+/// Where each part of a merged manifest comes from: what the overlay appended to the suite's
+/// `cases` arrays and what it added whole, so that a finding about the merged manifest can name
+/// the place in the file its author wrote.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Provenance {
+    /// The `cases` arrays the overlay appended to: the array's pointer, and how many items the
+    /// suite's own array held (the overlay's first item follows them).
+    appended: Vec<(String, usize)>,
+    /// What the overlay added whole (a section, a sub-block, a member): its pointer, the same in
+    /// the overlay's manifest as in the merged one.
+    added: Vec<String>,
+}
+
+/// The manifest a location of the merged manifest was written in, with its pointer there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// The suite's own manifest (the pointer is unchanged by the merge).
+    Suite(String),
+    /// The overlay's manifest: the pointer in that file.
+    Overlay(String),
+}
+
+impl Provenance {
+    /// Where the merged manifest's `pointer` was written.
+    pub fn origin(&self, pointer: &str) -> Origin {
+        if self.added.iter().any(|whole| within(pointer, whole)) {
+            return Origin::Overlay(pointer.to_string());
+        }
+        for (array, before) in &self.appended {
+            let Some(rest) = pointer
+                .strip_prefix(array.as_str())
+                .and_then(|r| r.strip_prefix('/'))
+            else {
+                continue;
+            };
+            let (token, tail) = rest
+                .split_once('/')
+                .map_or((rest, None), |(t, r)| (t, Some(r)));
+            if let Ok(crate::json::pointer::ArrayIndex::Index(i)) =
+                crate::json::pointer::array_index(token)
+                && i >= *before
+            {
+                let mut here = format!("{array}/{}", i - before);
+                if let Some(tail) = tail {
+                    here.push('/');
+                    here.push_str(tail);
+                }
+                return Origin::Overlay(here);
+            }
+        }
+        Origin::Suite(pointer.to_string())
+    }
+}
+
+/// Whether `pointer` is `whole` or inside it.
+fn within(pointer: &str, whole: &str) -> bool {
+    pointer
+        .strip_prefix(whole)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
 /// Appends what `overlay` adds to `manifest`, in place. Every conflict is listed.
 pub fn merge_manifest(manifest: &mut Value, overlay: &Value) -> Result<(), Vec<Conflict>> {
+    merge_manifest_tracked(manifest, overlay).map(|_| ())
+}
+
+/// [`merge_manifest`], saying where the overlay's additions went.
+pub fn merge_manifest_tracked(
+    manifest: &mut Value,
+    overlay: &Value,
+) -> Result<Provenance, Vec<Conflict>> {
     let mut conflicts = Vec::new();
+    let mut provenance = Provenance::default();
     let Some(sections) = overlay.as_object() else {
         return Err(vec![conflict(
             "",
@@ -62,12 +132,13 @@ pub fn merge_manifest(manifest: &mut Value, overlay: &Value) -> Result<(), Vec<C
         match target.get_mut(name) {
             None => {
                 target.insert(name.clone(), block.clone());
+                provenance.added.push(at);
             }
-            Some(existing) => add_into(existing, block, &at, &mut conflicts),
+            Some(existing) => add_into(existing, block, &at, &mut provenance, &mut conflicts),
         }
     }
     if conflicts.is_empty() {
-        Ok(())
+        Ok(provenance)
     } else {
         Err(conflicts)
     }
@@ -75,9 +146,16 @@ pub fn merge_manifest(manifest: &mut Value, overlay: &Value) -> Result<(), Vec<C
 
 /// Adds `add` into `existing` at `at`: arrays named `cases` are appended, objects merged member
 /// by member, and an equal scalar is accepted; anything else would replace data.
-fn add_into(existing: &mut Value, add: &Value, at: &str, out: &mut Vec<Conflict>) {
+fn add_into(
+    existing: &mut Value,
+    add: &Value,
+    at: &str,
+    provenance: &mut Provenance,
+    out: &mut Vec<Conflict>,
+) {
     match (existing, add) {
         (Value::Array(items), Value::Array(more)) if at.ends_with("/cases") => {
+            provenance.appended.push((at.to_string(), items.len()));
             items.extend(more.iter().cloned());
         }
         (Value::Object(members), Value::Object(more)) => {
@@ -86,8 +164,9 @@ fn add_into(existing: &mut Value, add: &Value, at: &str, out: &mut Vec<Conflict>
                 match members.get_mut(key) {
                     None => {
                         members.insert(key.clone(), value.clone());
+                        provenance.added.push(here);
                     }
-                    Some(current) => add_into(current, value, &here, out),
+                    Some(current) => add_into(current, value, &here, provenance, out),
                 }
             }
         }
@@ -105,6 +184,20 @@ pub fn merge_files(
     base: &BTreeMap<String, Vec<u8>>,
     overlay_files: &BTreeMap<String, Vec<u8>>,
 ) -> Result<BTreeMap<String, Vec<u8>>, Vec<Conflict>> {
+    merge_tracked(base, overlay_files).map(|overlaid| overlaid.files)
+}
+
+/// The files of a suite with an overlay merged in, and where the overlay's additions went.
+pub struct Overlaid {
+    pub files: BTreeMap<String, Vec<u8>>,
+    pub provenance: Provenance,
+}
+
+/// [`merge_files`], with the [`Provenance`] of the merged manifest.
+pub fn merge_tracked(
+    base: &BTreeMap<String, Vec<u8>>,
+    overlay_files: &BTreeMap<String, Vec<u8>>,
+) -> Result<Overlaid, Vec<Conflict>> {
     let parse = |rel: &str, bytes: &[u8], whose: &str| -> Result<Value, Vec<Conflict>> {
         serde_json::from_slice(bytes)
             .map_err(|e| vec![conflict(rel, format!("the {whose} {rel} is not JSON: {e}"))])
@@ -119,9 +212,13 @@ pub fn merge_files(
         .get(MANIFEST)
         .ok_or_else(|| vec![conflict(MANIFEST, "the overlay has no manifest.json")])?;
     let overlay = parse(MANIFEST, overlay, "overlay's")?;
-    if let Err(found) = merge_manifest(&mut manifest, &overlay) {
-        conflicts.extend(found);
-    }
+    let provenance = match merge_manifest_tracked(&mut manifest, &overlay) {
+        Ok(provenance) => provenance,
+        Err(found) => {
+            conflicts.extend(found);
+            Provenance::default()
+        }
+    };
     for (rel, bytes) in overlay_files {
         if rel == MANIFEST {
             continue;
@@ -158,7 +255,10 @@ pub fn merge_files(
         VERSION_FILE.to_string(),
         format!("{version}\n").into_bytes(),
     );
-    Ok(merged)
+    Ok(Overlaid {
+        files: merged,
+        provenance,
+    })
 }
 
 #[cfg(test)]
@@ -191,6 +291,40 @@ mod tests {
         let conflicts = merge_manifest(&mut m, &overlay).unwrap_err();
         let at: Vec<&str> = conflicts.iter().map(|c| c.at.as_str()).collect();
         assert_eq!(at, ["/s/sub/p", "/s/list"]);
+    }
+
+    #[test]
+    fn each_addition_is_placed_in_the_overlay_and_the_rest_in_the_suite() {
+        let mut m = json!({"s": {"cases": [{"name": "a"}, {"name": "b"}], "sub": {"cases": [{"name": "c"}]}}});
+        let overlay = json!({
+            "s": {"cases": [{"name": "a2", "x": 1}], "sub": {"p": 1}, "new": {"cases": [{}]}},
+            "t": {"cases": [{"name": "d"}]}
+        });
+        let provenance = merge_manifest_tracked(&mut m, &overlay).unwrap();
+        let origin = |p: &str| provenance.origin(p);
+        assert_eq!(
+            origin("/s/cases/1/name"),
+            Origin::Suite("/s/cases/1/name".into())
+        );
+        assert_eq!(origin("/s/cases/2"), Origin::Overlay("/s/cases/0".into()));
+        assert_eq!(
+            origin("/s/cases/2/x"),
+            Origin::Overlay("/s/cases/0/x".into())
+        );
+        assert_eq!(
+            origin("/s/sub/cases/0"),
+            Origin::Suite("/s/sub/cases/0".into())
+        );
+        assert_eq!(origin("/s/sub/p"), Origin::Overlay("/s/sub/p".into()));
+        assert_eq!(
+            origin("/s/new/cases/0"),
+            Origin::Overlay("/s/new/cases/0".into())
+        );
+        assert_eq!(origin("/t"), Origin::Overlay("/t".into()));
+        assert_eq!(origin("/s"), Origin::Suite("/s".into()));
+        assert_eq!(origin("/s/cases"), Origin::Suite("/s/cases".into()));
+        // A key that merely starts like an added one is not inside it.
+        assert_eq!(origin("/s/newer"), Origin::Suite("/s/newer".into()));
     }
 
     #[test]

@@ -114,14 +114,14 @@ pub fn validate_fed<'s, T>(
     out.extend(structure);
     out.extend(checked.findings);
     if manifest.is_none() {
-        let mut report = finish(subject, out);
+        let mut report = finish(suite, subject, out);
         report.data = data(suite, None);
         return (report, result);
     };
     let outcomes = checked.outcomes.into_iter().map(|(_, o)| o).collect();
     let counts = evaluator::check(suite, outcomes, &mut out);
     locate(suite, &index, &mut out);
-    let mut report = finish(subject, out);
+    let mut report = finish(suite, subject, out);
     report.summary.push(format!(
         "{} cases in {} sections, {} fixtures; reference evaluator: {} pass, {} skip",
         index.len(),
@@ -176,9 +176,11 @@ pub fn data(suite: &Suite, evaluated: Option<(&CaseIndex, &evaluator::Counts)>) 
     })
 }
 
-fn finish(subject: &str, diagnostics: Vec<Diagnostic>) -> Report {
+fn finish(suite: &Suite, subject: &str, diagnostics: Vec<Diagnostic>) -> Report {
     let mut report = Report::new(subject);
     report.diagnostics = diagnostics;
+    // The files are the suite's, named inside the directory the user passed.
+    report.root = Some(suite.root.clone());
     report.sort();
     report
 }
@@ -207,18 +209,11 @@ fn locate(suite: &Suite, index: &CaseIndex, out: &mut [Diagnostic]) {
 /// Places `d`, a finding with a pointer into the file `tree` was parsed from, at its line:column;
 /// a pointer to something missing (a required field) at its nearest ancestor's.
 fn locate_one(tree: &json::Node, d: &mut Diagnostic) {
-    let Some(pointer) = &d.pointer else {
-        return;
-    };
-    let mut at = pointer.as_str();
-    loop {
-        if let Some(node) = tree.at(at) {
-            d.line_col = Some((node.pos.line, node.pos.column));
-            return;
-        }
-        match at.rfind('/') {
-            Some(i) => at = &at[..i],
-            None => return,
-        }
+    if let Some(pos) = d
+        .pointer
+        .as_deref()
+        .and_then(|p| json::nearest_position(tree, p))
+    {
+        d.line_col = Some((pos.line, pos.column));
     }
 }

@@ -5,6 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
+use serde_json::Value;
+
 pub fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
@@ -161,6 +163,65 @@ pub fn unmarked_reports(text: &str, marked: &[Block]) -> Vec<usize> {
         offset += line.len();
     }
     found
+}
+
+// ------------------------------------------------------------ the filters of the examples
+
+/// The whole output.
+pub fn all(text: &str) -> String {
+    text.to_string()
+}
+
+/// `jq '.data | .targets |= map(select(.repo == "babelqueue-python"))'`
+pub fn sync_data_python_row(text: &str) -> String {
+    let doc: Value = serde_json::from_str(text).expect("one JSON document");
+    let mut data = doc["data"].clone();
+    let rows = data["targets"].as_array().cloned().unwrap_or_else(|| {
+        panic!(
+            "sync --check's JSON has no data.targets any more: adjust sync_data_python_row and its \
+             jq filter (both in tests/docs_examples.rs). The output:\n{text}"
+        )
+    });
+    data["targets"] = Value::Array(
+        rows.into_iter()
+            .filter(|r| r["repo"] == "babelqueue-python")
+            .collect(),
+    );
+    serde_json::to_string_pretty(&data).unwrap() + "\n"
+}
+
+/// The heading and the first group's counts, then the verdict.
+pub fn sync_table(text: &str) -> String {
+    head_tail(text, 7, 2)
+}
+
+/// The workflow commands only (they follow the human report, which is cut).
+pub fn annotations(text: &str) -> String {
+    let mut out = vec!["[…]"];
+    out.extend(text.lines().filter(|l| l.starts_with("::")));
+    out.join("\n") + "\n"
+}
+
+/// The note about the added case that kills nothing (`header-equals-body`, which the examples'
+/// world adds), that case's line of the summary, and the verdict.
+pub fn idle_case(text: &str) -> String {
+    let case = "attempts_reconciliation/header-equals-body";
+    let paragraphs: Vec<&str> = text.trim_end().split("\n\n").collect();
+    let at = paragraphs
+        .iter()
+        .position(|p| p.starts_with("note[") && p.contains(case))
+        .unwrap_or_else(|| panic!("mutants should print a note about {case}:\n{text}"));
+    let summary = paragraphs[paragraphs.len() - 1];
+    let idle = summary
+        .lines()
+        .find(|l| l.contains(case) && l.contains("kills no mutant"))
+        .unwrap_or_else(|| panic!("no summary line says {case} kills no mutant:\n{text}"));
+    let before = if at > 0 { "[…]\n\n" } else { "" };
+    format!(
+        "{before}{}\n\n[…]\n{idle}\n{}",
+        paragraphs[at],
+        head_tail(summary, 0, 3)
+    )
 }
 
 #[cfg(test)]

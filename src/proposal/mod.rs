@@ -5,60 +5,112 @@
 //!
 //! With a proposal, `validate` checks the merged suite (stamped `<next minor>-proposal`) and
 //! that the proposal is additive: every change from the suite to the merged suite needs at most
-//! a minor bump. `mutants` runs the catalogue over the merged suite.
+//! a minor bump. `mutants` runs the catalogue over the merged suite, and says what each case the
+//! proposal adds kills (`added.rs`). Every finding names the file its author wrote, the suite's or
+//! the proposal's, as the user passed its directory (`place.rs`).
+
+mod added;
+mod place;
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::diag::{Diagnostic, Report, plural};
 use crate::diff::classify::{self, Change};
 use crate::diff::version::Bump;
 use crate::error::Result;
 use crate::suite::index::CaseIndex;
-use crate::suite::load::{self, MANIFEST, Suite};
+use crate::suite::load::{self, Suite};
 use crate::suite::overlay;
 
+pub use place::Sources;
+
+/// A suite with a proposal merged in, and where each of its parts was written.
+pub struct Merged {
+    pub suite: Suite,
+    pub sources: Sources,
+}
+
+/// Why a proposal could not be merged: the findings (each in the proposal's files), and the
+/// version of the suite it was to be merged over.
+pub struct Refused {
+    pub problems: Vec<Diagnostic>,
+    pub base_version: Option<String>,
+}
+
 /// The suite at `suite` with the proposal at `proposal` merged in, or the findings that say why
-/// they cannot be merged. Fails (exit 2) when either directory cannot be read.
-pub fn merge(suite: &Path, proposal: &Path) -> Result<std::result::Result<Suite, Vec<Diagnostic>>> {
+/// they cannot be merged: what the proposal would replace, and a case id it repeats. Fails (exit
+/// 2) when either directory cannot be read.
+pub fn merge(suite: &Path, proposal: &Path) -> Result<std::result::Result<Merged, Refused>> {
     let base = load::load_bytes(suite)?;
     let extra = load::load_bytes(proposal)?;
-    let shown = |rel: &str| format!("{}/{rel}", proposal.display());
-    let mut problems: Vec<Diagnostic> = extra
-        .problems
-        .iter()
-        .cloned()
-        .map(|mut d| {
-            d.file = shown(&d.file);
-            d
-        })
-        .collect();
     let bytes = |s: &Suite| -> BTreeMap<String, Vec<u8>> {
         s.files
             .iter()
             .map(|(k, f)| (k.clone(), f.bytes.clone()))
             .collect()
     };
-    match overlay::merge_files(&bytes(&base), &bytes(&extra)) {
+    let (base_files, extra_files) = (bytes(&base), bytes(&extra));
+    let mut sources = Sources::new(suite, proposal, &base_files, &extra_files);
+    let mut problems: Vec<Diagnostic> = extra
+        .problems
+        .iter()
+        .cloned()
+        .map(|mut d| {
+            d.file = crate::diag::joined(proposal, &d.file);
+            d
+        })
+        .collect();
+    let refused = |problems| Refused {
+        problems,
+        base_version: base.version_text().map(str::to_string),
+    };
+    match overlay::merge_tracked(&base_files, &extra_files) {
         Err(conflicts) => {
-            for c in conflicts {
-                let (file, pointer) = if c.at.is_empty() || c.at.starts_with('/') {
-                    (shown(MANIFEST), Some(c.at))
-                } else {
-                    (shown(&c.at), None)
-                };
-                let mut d = Diagnostic::error("proposal-conflict", file, c.message)
-                    .help("a proposal only adds: new cases, sub-blocks, sections and fixtures");
-                d.pointer = pointer;
-                problems.push(d);
-            }
-            Ok(Err(problems))
+            problems.extend(conflicts.into_iter().map(|c| sources.conflict(c)));
+            Ok(Err(refused(problems)))
         }
-        Ok(_) if !problems.is_empty() => Ok(Err(problems)),
-        Ok(files) => Ok(Ok(Suite::from_files(suite, files))),
+        Ok(_) if !problems.is_empty() => Ok(Err(refused(problems))),
+        Ok(overlaid) => {
+            sources.merged(overlaid.provenance);
+            let merged = Suite::from_files(suite, overlaid.files);
+            let repeated = sources.repeated_ids(&merged);
+            if !repeated.is_empty() {
+                return Ok(Err(refused(repeated)));
+            }
+            Ok(Ok(Merged {
+                suite: merged,
+                sources,
+            }))
+        }
     }
+}
+
+/// The report of a proposal that could not be merged: its findings, and a summary line that
+/// says so (nothing was merged, so nothing was counted or evaluated).
+fn refused_report(subject: String, refused: Refused) -> Report {
+    let mut report = Report::new(subject);
+    report.diagnostics = refused.problems;
+    report.sort();
+    let errors = report.errors();
+    report.summary.push(format!(
+        "proposal over {}: not merged ({errors} error{}), nothing evaluated; NOT additive",
+        refused.base_version.as_deref().unwrap_or("the suite"),
+        plural(errors)
+    ));
+    report
+}
+
+/// The arguments that name the suite and the proposal on a command line, quoted for a shell.
+fn args(suite: &Path, proposal: &Path) -> String {
+    use crate::shell::{arg, quote};
+    format!(
+        "{} --proposal {}",
+        quote(&arg(suite)),
+        quote(&arg(proposal))
+    )
 }
 
 /// `validate SUITE --proposal DIR`.
@@ -66,15 +118,13 @@ pub fn validate(suite: &Path, proposal: &Path) -> Result<Report> {
     let subject = format!("{} + {}", suite.display(), proposal.display());
     let merged = match merge(suite, proposal)? {
         Ok(merged) => merged,
-        Err(problems) => {
-            let mut report = Report::new(subject);
-            report.diagnostics = problems;
-            report.sort();
-            // Nothing was merged, so nothing was counted or evaluated.
+        Err(refused) => {
+            let base_version = refused.base_version.clone();
+            let mut report = refused_report(subject, refused);
             let mut data = crate::validate::data(&Suite::from_files(suite, BTreeMap::new()), None);
             data["proposal"] = json!({
                 "merged": false,
-                "base_version": Value::Null,
+                "base_version": base_version,
                 "cases_added": 0,
                 "sections_added_to": 0,
                 "fixtures_added": 0,
@@ -84,20 +134,21 @@ pub fn validate(suite: &Path, proposal: &Path) -> Result<Report> {
             return Ok(report);
         }
     };
-    let mut report = crate::validate::validate_suite(&merged, &subject);
-    // The merged manifest exists only in memory: its findings are placed by pointer and case id.
-    for d in &mut report.diagnostics {
-        if d.file == MANIFEST {
-            d.line_col = None;
-        }
-    }
+    let mut report = crate::validate::validate_suite(&merged.suite, &subject);
     let base = load::load(suite)?;
-    let changes = classify::compare(&base, &merged).unwrap_or_default();
+    let changes = classify::compare(&base, &merged.suite).unwrap_or_default();
     for change in changes.iter().filter(|c| c.bump > Bump::Minor) {
         report.push(not_additive(change));
     }
+    // Each finding names the file its author wrote, as the user passed its directory.
+    for d in &mut report.diagnostics {
+        merged.sources.place(d);
+    }
+    report.root = None;
     let added = Additions::of(&changes);
-    report.summary.push(added.line(&base, &merged, &changes));
+    report
+        .summary
+        .push(added.line(&base, &merged.suite, &changes));
     report.data["proposal"] = json!({
         "merged": true,
         "base_version": base.version_text(),
@@ -171,26 +222,32 @@ impl Additions {
     }
 }
 
-/// `mutants SUITE --proposal DIR`.
+/// `mutants SUITE --proposal DIR`: the catalogue over the merged suite, and what each case the
+/// proposal adds kills (`added.rs`).
 pub fn mutants(suite: &Path, proposal: &Path) -> Result<Report> {
     let subject = format!("{} + {}", suite.display(), proposal.display());
     match merge(suite, proposal)? {
-        Err(problems) => {
-            let mut report = Report::new(subject);
-            report.diagnostics = problems;
-            report.sort();
+        Err(refused) => {
+            let mut report = refused_report(subject, refused);
             // Nothing was merged, so no mutant ran.
             report.data = crate::mutants::data(&crate::eval::mutants::assess::Assessment {
                 not_passing: Vec::new(),
                 cases: 0,
                 runs: Vec::new(),
             });
+            report.data["added"] = json!([]);
             Ok(report)
         }
         Ok(merged) => {
-            let manifest = merged.require_manifest()?;
-            let assessment = crate::eval::mutants::assess::assess(manifest, &merged);
-            Ok(crate::mutants::report(&subject, &merged, &assessment))
+            let manifest = merged.suite.require_manifest()?;
+            let assessment = crate::eval::mutants::assess::assess(manifest, &merged.suite);
+            let args = args(suite, proposal);
+            let mut report = crate::mutants::report(&subject, &args, &merged.suite, &assessment);
+            for d in &mut report.diagnostics {
+                merged.sources.place(d);
+            }
+            added::report(&mut report, &merged, manifest, &assessment);
+            Ok(report)
         }
     }
 }
