@@ -6,11 +6,11 @@
 //! What is judged is what readers extract, never the bytes: an asset made by `bqsuite release`, by
 //! the suite's old pipeline (GNU tar, sorted, `gzip -n`), by bsdtar, busybox or Python is
 //! accepted alike. The rule, construct by construct, is `docs/reference/release-asset.md`:
-//! - gzip ([`gzip`]): one member, any deflate stream; the optional header fields are skipped,
+//! - gzip (`gzip.rs`): one member, any deflate stream; the optional header fields are skipped,
 //!   never shown; reserved flag bits, a second member and bytes after the member are refused;
-//! - tar headers ([`header`]): POSIX ustar, GNU and pax shapes, numeric fields only in the form
+//! - tar headers (`header.rs`): POSIX ustar, GNU and pax shapes, numeric fields only in the form
 //!   every reader parses alike; metadata (mode, owner, times, names) and entry order are ignored;
-//! - extended headers ([`pax`]): only records that cannot change which file gets which bytes;
+//! - extended headers (`pax.rs`): only records that cannot change which file gets which bytes;
 //!   global headers, GNU long names and sparse files are refused;
 //! - entries: regular files and directories only, under the single root
 //!   `babelqueue-conformance-<version>/`, with no duplicates or case collisions, laid out as a
