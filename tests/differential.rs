@@ -32,8 +32,7 @@ fn accepted(asset: &[u8], version: &str) -> Option<BTreeMap<String, Vec<u8>>> {
 const READERS: [&str; 4] = ["python", "gnu-tar", "bsdtar", "busybox"];
 
 /// A reader of POSIX.1-1988 ustar alone, which knows no extension header: the `tar` crate's raw
-/// entries, each header taken for what its own fields say (an unknown type is a file, as that
-/// standard asks). Where it and the four mainstream readers differ, an extension changed which
+/// entries, each header taken for what its own fields say, extension headers skipped. Where it and the four mainstream readers differ, an extension changed which
 /// file gets which bytes.
 fn ustar_only_listing(asset: &[u8], root: &str) -> Option<BTreeMap<String, Vec<u8>>> {
     let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(asset));
@@ -42,7 +41,8 @@ fn ustar_only_listing(asset: &[u8], root: &str) -> Option<BTreeMap<String, Vec<u
         let mut entry = entry.ok()?;
         let kind = entry.header().entry_type();
         let name = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
-        if kind.is_dir() {
+        // Extension headers are skipped unread, as by a reader that knows none of them.
+        if kind.is_dir() || matches!(entry.header().as_bytes()[156], b'x' | b'g' | b'L' | b'K') {
             continue;
         }
         let mut data = Vec::new();
