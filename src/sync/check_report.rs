@@ -262,7 +262,7 @@ fn group_block(outcome: &Outcome, group: &Group, verbose: bool, color: bool) -> 
 /// The block of the targets whose SDK repository is not in the workspace: one line, naming each
 /// target only with `--verbose` (a workspace holding 3 of 25 SDKs is the usual case, and the rows
 /// that matter must not drown under the others). `sync` and `sync --check` both end with it.
-pub(super) fn missing_repos(outcome: &Outcome, verbose: bool, color: bool) -> Option<String> {
+fn missing_repos(outcome: &Outcome, verbose: bool, color: bool) -> Option<String> {
     let missing: Vec<&TargetResult> = outcome
         .results
         .iter()
@@ -330,6 +330,18 @@ pub(super) fn render(outcome: &Outcome, preamble: &str, verbose: bool, color: bo
     for group in outcome.groups.iter().filter(|g| g.status != Status::Drift) {
         blocks.push(group_block(outcome, group, verbose, color));
     }
+    finish(out, blocks, outcome, verbose, color)
+}
+
+/// The end of both reports: the blocks (then the line of the targets whose SDK repository is not
+/// in the workspace), each after a blank line, then the verdict.
+pub(super) fn finish(
+    mut out: String,
+    mut blocks: Vec<String>,
+    outcome: &Outcome,
+    verbose: bool,
+    color: bool,
+) -> String {
     blocks.extend(missing_repos(outcome, verbose, color));
     for block in blocks {
         out.push('\n');

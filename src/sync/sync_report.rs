@@ -4,13 +4,13 @@
 //! - each copy written is a block: what it is now, how many files were written and deleted, and
 //!   their names (at most [`LISTED_FILES`] without `--verbose`);
 //! - the copies already up to date are one block, listing them;
-//! - targets whose SDK repository is absent are one line ([`missing_repos`]);
+//! - targets whose SDK repository is absent are one line, as in `sync --check`;
 //! - then the verdict.
 
 use std::fmt::Write as _;
 
-use super::check_report::{DETAIL, LISTED, missing_repos, status_word};
-use super::render::{LISTED_FILES, header_line, verdict_line, version_column};
+use super::check_report::{DETAIL, LISTED, finish, status_word};
+use super::render::{LISTED_FILES, header_line, version_column};
 use super::{Outcome, Status, TargetResult};
 use crate::diag::{self, Severity};
 use crate::show;
@@ -32,16 +32,7 @@ pub(super) fn render(outcome: &Outcome, preamble: &str, verbose: bool, color: bo
         blocks.push(written_block(outcome, r, verbose, color));
     }
     blocks.extend(unchanged_block(outcome, color));
-    blocks.extend(missing_repos(outcome, verbose, color));
-    for block in blocks {
-        out.push('\n');
-        out.push_str(&block);
-    }
-    out.push('\n');
-    for line in &outcome.report.summary {
-        let _ = writeln!(out, "{}", verdict_line(line, color));
-    }
-    show::guard(&out)
+    finish(out, blocks, outcome, verbose, color)
 }
 
 /// A copy `sync` could not write: its findings, each as every report shows one.
