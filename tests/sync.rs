@@ -79,22 +79,26 @@ impl Workspace {
         }
     }
 
-    fn run(&self, extra: &[&str]) -> (i32, Value, String) {
-        let suite = bundled_suite();
-        let ws = self.ws();
-        let mut args = vec![
-            "sync",
-            "--suite",
-            suite.to_str().unwrap(),
-            "--workspace",
-            ws.to_str().unwrap(),
-            "--targets",
-            self.targets.to_str().unwrap(),
+    /// `sync` over this workspace with the bundled suite, then `extra`.
+    fn args(&self, extra: &[&str]) -> Vec<String> {
+        let mut args: Vec<String> = vec![
+            "sync".into(),
+            "--suite".into(),
+            bundled_suite().to_str().unwrap().into(),
+            "--workspace".into(),
+            self.ws().to_str().unwrap().into(),
+            "--targets".into(),
+            self.targets.to_str().unwrap().into(),
         ];
-        args.extend_from_slice(extra);
-        let mut json_args = args.clone();
-        json_args.extend_from_slice(&["--format", "json"]);
-        let out = bqsuite(&json_args);
+        args.extend(extra.iter().map(|a| a.to_string()));
+        args
+    }
+
+    fn run(&self, extra: &[&str]) -> (i32, Value, String) {
+        let mut args = self.args(extra);
+        args.extend(["--format".to_string(), "json".to_string()]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = bqsuite(&args);
         let doc: Value = serde_json::from_str(&stdout(&out))
             .unwrap_or_else(|e| panic!("{e}: {}{}", stdout(&out), stderr(&out)));
         (code(&out), doc, stderr(&out))
@@ -102,18 +106,8 @@ impl Workspace {
 
     /// The human report of `sync` with `extra` arguments, and the exit code.
     fn human(&self, extra: &[&str]) -> (i32, String) {
-        let suite = bundled_suite();
-        let ws = self.ws();
-        let mut args = vec![
-            "sync",
-            "--suite",
-            suite.to_str().unwrap(),
-            "--workspace",
-            ws.to_str().unwrap(),
-            "--targets",
-            self.targets.to_str().unwrap(),
-        ];
-        args.extend_from_slice(extra);
+        let args = self.args(extra);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let out = bqsuite(&args);
         (code(&out), stdout(&out))
     }
