@@ -10,9 +10,9 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use bqsuite::archive::verify::{self, Fault, Limits, Sink};
-use bqsuite::results::check::SuiteRules;
-use bqsuite::suite::Suite;
+use bqsuite::commands::results::check::SuiteRules;
+use bqsuite_suite::Suite;
+use bqsuite_suite::archive::verify::{self, Fault, Limits, Sink};
 
 /// The version whose release asset the archive and sums targets look for: the bundled suite's
 /// `CONFORMANCE_VERSION` (the real published 1.8.0 today), read once, as `fuzz/seed.sh` names the
@@ -40,7 +40,7 @@ pub fn suite_dir() -> PathBuf {
 pub fn base_files() -> &'static BTreeMap<String, Vec<u8>> {
     static FILES: OnceLock<BTreeMap<String, Vec<u8>>> = OnceLock::new();
     FILES.get_or_init(|| {
-        let suite = bqsuite::suite::load::load_bytes(&suite_dir()).expect("bundled suite");
+        let suite = bqsuite_suite::load::load_bytes(&suite_dir()).expect("bundled suite");
         suite
             .files
             .into_iter()
@@ -91,7 +91,7 @@ fn split<'a>(data: &'a [u8], marker: &'a [u8]) -> impl Iterator<Item = &'a [u8]>
     })
 }
 
-/// A suite in memory, as `bqsuite::suite::load` would read it from `root`.
+/// A suite in memory, as `bqsuite_suite::load` would read it from `root`.
 pub fn suite_of(root: &str, files: BTreeMap<String, Vec<u8>>) -> Suite {
     Suite::from_files(Path::new(root), files)
 }
@@ -109,9 +109,9 @@ pub fn archive(data: &[u8]) {
     } else {
         // Compressed, so that the fuzzer can shape the tar stream itself (a raw input mostly fails
         // at the gzip magic).
-        let mut enc = bqsuite::release::gzip::GzipWriter::new(
+        let mut enc = bqsuite_suite::release::gzip::GzipWriter::new(
             Vec::new(),
-            bqsuite::release::COMPRESSION_LEVEL,
+            bqsuite_suite::release::COMPRESSION_LEVEL,
         )
         .expect("in memory");
         enc.write_all(rest).expect("in memory");
@@ -124,7 +124,7 @@ pub fn archive(data: &[u8]) {
         // What the verifier accepts is a suite that the layout rule allows, and nothing else.
         for rel in sink.files.keys().chain(&sink.dirs) {
             assert!(
-                bqsuite::suite::layout::release_path(rel).is_ok(),
+                bqsuite_suite::layout::release_path(rel).is_ok(),
                 "accepted a path outside the layout: {rel:?}"
             );
         }
@@ -146,7 +146,7 @@ impl Sink for Collect {
     fn file(&mut self, rel: &str, size: u64, content: &mut dyn Read) -> Result<(), Fault> {
         let read = io::copy(content, &mut io::sink()).map_err(|e| {
             Fault::from_io(e, |e| {
-                Fault::Failed(bqsuite::Error::io("read", "the archive", e))
+                Fault::Failed(bqsuite_core::Error::io("read", "the archive", e))
             })
         })?;
         assert_eq!(
@@ -168,7 +168,7 @@ pub fn json(data: &[u8]) {
     };
     // The exact-size builder accepts, refuses and builds exactly what serde_json does.
     let theirs = serde_json::from_str::<serde_json::Value>(text);
-    match (bqsuite::json::parse_value(text), &theirs) {
+    match (bqsuite_core::json::parse_value(text), &theirs) {
         (Ok(ours), Ok(theirs)) => {
             assert_eq!(&ours, theirs, "parse_value built another value");
             assert_eq!(ours.to_string(), theirs.to_string(), "another key order");
@@ -176,14 +176,17 @@ pub fn json(data: &[u8]) {
         (Err(ours), Err(theirs)) => assert_eq!(ours.to_string(), theirs.to_string()),
         (ours, theirs) => panic!("parse_value {ours:?}, serde_json {theirs:?}"),
     }
-    assert_eq!(bqsuite::json::check_syntax(text).is_ok(), theirs.is_ok());
-    match bqsuite::json::parse(text) {
+    assert_eq!(
+        bqsuite_core::json::check_syntax(text).is_ok(),
+        theirs.is_ok()
+    );
+    match bqsuite_core::json::parse(text) {
         Ok(tree) => {
             let value = tree.to_value();
             let _ = tree.duplicate_keys();
             if let serde_json::Value::Object(map) = &value {
                 for key in map.keys() {
-                    let pointer = bqsuite::json::join("", key);
+                    let pointer = bqsuite_core::json::join("", key);
                     assert!(tree.at(&pointer).is_some(), "pointer {pointer:?} not found");
                 }
             }
@@ -205,7 +208,7 @@ pub fn suite(data: &[u8]) {
     let mut files = base_files().clone();
     apply_edits(&mut files, data);
     let suite = suite_of("suite", files);
-    let _ = bqsuite::validate::validate_suite(&suite, "suite");
+    let _ = bqsuite::commands::validate::validate_suite(&suite, "suite");
 }
 
 /// The rules of the bundled suite, read once.
@@ -216,16 +219,17 @@ fn rules() -> &'static SuiteRules {
 
 /// Reads a results file and checks it against the bundled suite.
 pub fn results(data: &[u8]) {
-    use bqsuite::results::read::{Loaded, parse_bytes};
+    use bqsuite::commands::results::read::{Loaded, parse_bytes};
     if let Loaded::Parsed(parsed) = parse_bytes("results.json", data) {
-        let check = bqsuite::results::check::check_tree(rules(), "results.json", &parsed.tree);
+        let check =
+            bqsuite::commands::results::check::check_tree(rules(), "results.json", &parsed.tree);
         let _ = (check.compatible(), check.label(), check.verdict());
     }
 }
 
 /// Looks the bundled asset up in a SHA256SUMS text: a hash found is always one the text gives.
 pub fn sums(data: &[u8]) {
-    use bqsuite::archive::{SumsEntry, asset_name, sums_lookup};
+    use bqsuite_suite::archive::{SumsEntry, asset_name, sums_lookup};
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
@@ -245,7 +249,7 @@ pub fn targets(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let (targets, problems) = bqsuite::sync::targets::parse(text, "sync-targets.txt");
+    let (targets, problems) = bqsuite::commands::sync::targets::parse(text, "sync-targets.txt");
     for t in &targets {
         assert!(!t.path.starts_with('/'), "{t:?}");
         assert!(
@@ -274,8 +278,8 @@ pub fn diff(data: &[u8]) {
     apply_edits(&mut new_files, new_edits);
     let old = suite_of("old", old_files);
     let new = suite_of("new", new_files);
-    if let Ok(outcome) = bqsuite::diff::classify(&old, &new) {
-        let _ = bqsuite::diff::report(&outcome, &old, &new);
+    if let Ok(outcome) = bqsuite::commands::diff::classify(&old, &new) {
+        let _ = bqsuite::commands::diff::report(&outcome, &old, &new);
         let _ = (outcome.sufficient(), outcome.bump_line());
     }
 }

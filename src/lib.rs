@@ -1,28 +1,9 @@
-//! bqsuite: validate, evaluate, release and distribute the BabelQueue conformance suite.
+//! bqsuite: validate, evaluate, release and distribute conformance suites.
 //!
-//! The library holds all the logic and never prints; the `bqsuite` binary parses arguments,
-//! calls into it, renders the returned reports and picks the exit code.
+//! This library holds the commands ([`commands`]), each a function that takes its options and
+//! returns a report; it never prints. The layers below it are crates of their own:
+//! `bqsuite-core` (JSON, findings, errors, untrusted text), `bqsuite-eval` (the reference model)
+//! and `bqsuite-suite` (a suite on disk and in its release asset). The `bqsuite` binary parses
+//! arguments, calls a command, renders its report and picks the exit code.
 
-pub mod archive;
-pub mod diag;
-pub mod diff;
-pub mod error;
-pub mod eval;
-pub mod fetch;
-pub mod fsutil;
-pub mod github;
-pub mod json;
-pub mod mutants;
-pub mod proposal;
-pub mod reference;
-pub mod release;
-pub mod results;
-pub mod shell;
-pub mod show;
-pub mod suite;
-pub mod sync;
-pub mod threads;
-pub mod timefmt;
-pub mod validate;
-
-pub use error::{Error, Result};
+pub mod commands;

@@ -13,14 +13,14 @@ mod common;
 
 use std::fs;
 
-use bqsuite::eval::model::decode::texts_decoded;
+use bqsuite_eval::model::decode::texts_decoded;
 use serde_json::{Value, json};
 
 #[test]
 fn a_fixture_shared_by_a_thousand_cases_is_decoded_once() {
     let s = common::SuiteCopy::new();
     let before = texts_decoded();
-    let report = bqsuite::validate::validate(&s.path()).unwrap();
+    let report = bqsuite::commands::validate::validate(&s.path()).unwrap();
     assert!(report.is_clean(), "{:?}", report.diagnostics);
     let baseline = texts_decoded() - before;
     let mut envelope: Value = serde_json::from_str(
@@ -45,7 +45,7 @@ fn a_fixture_shared_by_a_thousand_cases_is_decoded_once() {
     });
 
     let before = texts_decoded();
-    let report = bqsuite::validate::validate(&s.path()).unwrap();
+    let report = bqsuite::commands::validate::validate(&s.path()).unwrap();
     let decoded = texts_decoded() - before;
 
     assert!(report.is_clean(), "{:?}", report.diagnostics);

@@ -10,9 +10,9 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::io::Write;
 
-use bqsuite::archive::verify::{self, Collect, Limits};
-use bqsuite::release::gzip::GzipWriter;
-use bqsuite::release::{Member, build_asset};
+use bqsuite::commands::release::{Member, build_asset};
+use bqsuite_suite::archive::verify::{self, Collect, Limits};
+use bqsuite_suite::release::gzip::GzipWriter;
 use fetch_support::*;
 
 fn unpacked(asset: &[u8]) -> Result<BTreeMap<String, Vec<u8>>, (String, String)> {

@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::io::{BufReader, Write};
 use std::process::{Command, Stdio};
 
-use bqsuite::archive::verify::{self, Collect, Limits};
+use bqsuite_suite::archive::verify::{self, Collect, Limits};
 use fetch_support::*;
 
 fn accepted(asset: &[u8], version: &str) -> Option<BTreeMap<String, Vec<u8>>> {

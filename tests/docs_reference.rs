@@ -49,7 +49,8 @@ fn codes_in_source() -> BTreeSet<String> {
     let mut codes = BTreeSet::new();
     let mut constants = std::collections::BTreeMap::new();
     let mut named = BTreeSet::new();
-    for entry in walkdir::WalkDir::new(repo().join("src")) {
+    let sources = ["src", "crates"].map(|dir| walkdir::WalkDir::new(repo().join(dir)));
+    for entry in sources.into_iter().flatten() {
         let entry = entry.unwrap();
         if entry.path().extension().is_none_or(|x| x != "rs") {
             continue;

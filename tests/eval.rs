@@ -7,7 +7,7 @@
 
 mod common;
 
-use bqsuite::suite::index::CaseIndex;
+use bqsuite_core::index::CaseIndex;
 use common::*;
 use serde_json::{Value, json};
 

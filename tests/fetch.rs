@@ -12,7 +12,7 @@ use std::path::Path;
 use std::process::Output;
 use std::time::{Duration, SystemTime};
 
-use bqsuite::fetch::{self, Limits, Network};
+use bqsuite::commands::fetch::{self, Limits, Network};
 use fetch_support::*;
 use serde_json::Value;
 
@@ -1416,7 +1416,7 @@ fn fetch_check_of_the_bundled_suite_against_its_own_release_is_clean() {
 /// an accepted one has the control's listing.
 #[test]
 fn random_damage_never_panics_or_hangs() {
-    use bqsuite::archive::verify::{self, Discard, Summary};
+    use bqsuite_suite::archive::verify::{self, Discard, Summary};
     let limits = Limits::default();
     let run = |bytes: &[u8]| -> Result<Summary, verify::Fault> {
         let mut input = std::io::BufReader::new(bytes);

@@ -7,9 +7,9 @@ use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-use bqsuite::archive::verify::{self, Discard, Limits};
-use bqsuite::release::{Member, build_asset};
-use bqsuite::suite::limits::{MAX_FILES, SuiteLimits};
+use bqsuite::commands::release::{Member, build_asset};
+use bqsuite_suite::archive::verify::{self, Discard, Limits};
+use bqsuite_suite::limits::{MAX_FILES, SuiteLimits};
 use fetch_support::{Mirror, snapshot};
 use serde_json::Value;
 
@@ -143,7 +143,7 @@ fn a_release_at_the_limits_is_vendored_whole() {
     let before = snapshot(&copy);
     let mirror = Mirror::new();
     mirror.publish(VERSION, &over);
-    let options = |dest: &Path| bqsuite::fetch::Options {
+    let options = |dest: &Path| bqsuite::commands::fetch::Options {
         version: VERSION.into(),
         dest: dest.to_path_buf(),
         update: true,
@@ -151,12 +151,12 @@ fn a_release_at_the_limits_is_vendored_whole() {
         limits: limits.clone(),
         ..Default::default()
     };
-    let report = bqsuite::fetch::fetch(&options(&copy)).unwrap();
+    let report = bqsuite::commands::fetch::fetch(&options(&copy)).unwrap();
     assert_eq!(report.diagnostics[0].code, "archive-too-many-entries");
     assert_eq!(snapshot(&copy), before);
 
     mirror.publish(VERSION, &at);
-    let report = bqsuite::fetch::fetch(&options(&copy)).unwrap();
+    let report = bqsuite::commands::fetch::fetch(&options(&copy)).unwrap();
     assert!(report.is_clean(), "{:?}", report.diagnostics);
     let fixtures = fs::read_dir(copy.join("fixtures")).unwrap().count();
     assert_eq!(fixtures, 9);
@@ -190,13 +190,15 @@ fn the_update_refuses_a_tree_it_cannot_read_whole_before_writing() {
         max_files: 4,
         ..SuiteLimits::SUITE
     });
-    let fault = bqsuite::fetch::update::vendor_staged(&copy, &tree, &summary, &small).unwrap_err();
+    let fault = bqsuite::commands::fetch::update::vendor_staged(&copy, &tree, &summary, &small)
+        .unwrap_err();
     assert_eq!(fault.diagnostic().unwrap().code, "archive-too-large");
     assert_eq!(snapshot(&copy), before);
     // A tree with fewer files than the verifier counted (one went missing): refused too.
     fs::remove_file(tree.join("fixtures/f4.json")).unwrap();
-    let fault = bqsuite::fetch::update::vendor_staged(&copy, &tree, &summary, &Limits::default())
-        .unwrap_err();
+    let fault =
+        bqsuite::commands::fetch::update::vendor_staged(&copy, &tree, &summary, &Limits::default())
+            .unwrap_err();
     let d = fault.diagnostic().unwrap();
     assert!(d.message.contains("were read"), "{}", d.message);
     assert_eq!(snapshot(&copy), before);
@@ -242,8 +244,8 @@ fn the_total_size_limit_is_the_loaders() {
         fs::write(tree.join(format!("fixtures/f{i:06}.json")), "").unwrap();
     }
     fs::write(tree.join("LICENSE"), "MIT License\n").unwrap();
-    let loaded = bqsuite::suite::load::load_bytes_within(tree, &at.suite()).unwrap();
+    let loaded = bqsuite_suite::load::load_bytes_within(tree, &at.suite()).unwrap();
     assert!(loaded.problems.is_empty());
     assert_eq!(loaded.files.len(), summary.vendored_files);
-    assert!(bqsuite::suite::load::load_bytes_within(tree, &over.suite()).is_err());
+    assert!(bqsuite_suite::load::load_bytes_within(tree, &over.suite()).is_err());
 }

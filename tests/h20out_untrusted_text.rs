@@ -16,10 +16,10 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use bqsuite::diag::{self, Diagnostic, Report};
-use bqsuite::github::{self, Workspace};
-use bqsuite::results::matrix;
-use bqsuite::show;
+use bqsuite::commands::results::matrix;
+use bqsuite_core::diag::{self, Diagnostic, Report};
+use bqsuite_core::github::{self, Workspace};
+use bqsuite_core::show;
 use fetch_support::*;
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -209,7 +209,7 @@ proptest! {
             // The guard keeps terminal styles (the renderers paint with them); all else is shown.
             let guarded = show::guard(&format!("x\n{p}\n  {p}"));
             assert_safe("guard", &strip_styles(&guarded), false);
-            assert_safe("shell", &format!("run `bqsuite {}`", bqsuite::shell::quote(p)), false);
+            assert_safe("shell", &format!("run `bqsuite {}`", bqsuite_core::shell::quote(p)), false);
         }
     }
 }

@@ -165,13 +165,13 @@ fn a_release_copy_without_version_file_or_manifest_version_is_unversioned() {
     // Unit-level facts through the library: a 1.0.0 copy without its version file.
     let dir = tempfile::tempdir().unwrap();
     copy_tree(&data("real-releases/1.2.0"), dir.path());
-    let id = bqsuite::suite::releases::identify(dir.path());
+    let id = bqsuite_suite::releases::identify(dir.path());
     assert_eq!(id.release.as_deref(), Some("1.2.0"));
     assert_eq!(id.edited, 0);
     fs::remove_file(dir.path().join("CONFORMANCE_VERSION")).unwrap();
     // 1.2.0's manifest names no version: unversioned, not interrupted, and no release matches
     // byte for byte (the version file is part of every release).
-    let id = bqsuite::suite::releases::identify(dir.path());
+    let id = bqsuite_suite::releases::identify(dir.path());
     assert!(id.unversioned());
     assert!(!id.interrupted);
     assert!(id.describe().starts_with("unversioned"));

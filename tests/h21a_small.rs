@@ -224,7 +224,7 @@ fn counts_agree_with_their_nouns() {
 
 #[test]
 fn has_agrees_with_a_counted_subject() {
-    use bqsuite::diag::{count, has};
+    use bqsuite_core::diag::{count, has};
     assert_eq!(has("2 results files"), "have");
     assert_eq!(has("1 results file"), "has");
     assert_eq!(has("suite"), "has");

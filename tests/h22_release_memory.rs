@@ -11,8 +11,8 @@ mod common;
 mod counting_alloc;
 mod h22_release_support;
 
-use bqsuite::release::gzip::{CHUNK, WINDOW};
-use bqsuite::release::parallel::{IN_FLIGHT_PER_THREAD, THREADS_VAR};
+use bqsuite_suite::release::gzip::{CHUNK, WINDOW};
+use bqsuite_suite::release::parallel::{IN_FLIGHT_PER_THREAD, THREADS_VAR};
 use counting_alloc::peak_of;
 use h22_release_support::{grown_suite, tree_bytes};
 
@@ -33,20 +33,20 @@ fn release_and_validate_hold_a_few_fixtures_not_the_suite() {
         // it is set.
         unsafe { std::env::set_var(THREADS_VAR, threads.to_string()) };
         let validate = |suite: &std::path::Path| {
-            let (report, peak) = peak_of(|| bqsuite::validate::validate(suite).unwrap());
+            let (report, peak) = peak_of(|| bqsuite::commands::validate::validate(suite).unwrap());
             assert!(report.is_clean(), "{:?}", report.diagnostics);
             peak
         };
         let base = validate(&small.path());
         let validated = validate(&large.path());
         let out = tempfile::tempdir().unwrap();
-        let options = bqsuite::release::Options {
+        let options = bqsuite::commands::release::Options {
             suite: large.path(),
             out: out.path().join("dist"),
             tag: None,
             allow_pre: false,
         };
-        let (report, released) = peak_of(|| bqsuite::release::release(&options).unwrap());
+        let (report, released) = peak_of(|| bqsuite::commands::release::release(&options).unwrap());
         assert!(report.is_clean(), "{:?}", report.diagnostics);
         // Packaging's own: the chunk being filled and a spare one; on one thread, one compressed
         // chunk (at worst as large as its input) and one compressor (zlib-rs's window, chains

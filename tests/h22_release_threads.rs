@@ -12,8 +12,9 @@ use std::io::{Read, Write};
 use std::path::Path;
 use std::process::Output;
 
-use bqsuite::release::gzip::{BLOCK, CHUNK, GzipWriter, header, trailer};
-use bqsuite::release::{COMPRESSION_LEVEL, Member, build_asset, tree};
+use bqsuite::commands::release::{Member, build_asset};
+use bqsuite_suite::release::gzip::{BLOCK, CHUNK, GzipWriter, header, trailer};
+use bqsuite_suite::release::{COMPRESSION_LEVEL, tree};
 use common::*;
 use h22_release_support::{Rng, grown_suite, verify};
 
@@ -49,7 +50,7 @@ fn the_asset_is_the_same_whatever_the_number_of_threads() {
         let o = release_with_threads(&suite.path(), out.path(), threads);
         assert_eq!(code(&o), 0, "{threads}: {}{}", stdout(&o), stderr(&o));
         let bytes = fs::read(out.path().join(&name)).unwrap();
-        assert!(stdout(&o).contains(&bqsuite::archive::sha256_hex(&bytes)));
+        assert!(stdout(&o).contains(&bqsuite_suite::archive::sha256_hex(&bytes)));
         assets.push((threads, bytes));
     }
     let (_, first) = &assets[0];
@@ -172,7 +173,7 @@ fn pinned_sha256_of_a_stream_of_several_chunks() {
     let bytes = gz.finish().unwrap();
     assert_eq!(gunzip(&bytes), data);
     assert_eq!(
-        bqsuite::archive::sha256_hex(&bytes),
+        bqsuite_suite::archive::sha256_hex(&bytes),
         PINNED_CHUNKED_SHA256,
         "the chunked deflate format changed; if that is intended, update this hash (see the \
          comment of this test)"

@@ -9,10 +9,10 @@ mod h22_release_support;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use bqsuite::diag::Report;
-use bqsuite::eval::outcome::Verdict;
-use bqsuite::suite::load;
-use bqsuite::validate::{read_fixtures, validate_fed, validate_suite};
+use bqsuite::commands::validate::{read_fixtures, validate_fed, validate_suite};
+use bqsuite_core::diag::Report;
+use bqsuite_eval::outcome::Verdict;
+use bqsuite_suite::load;
 use common::SuiteCopy;
 use h22_release_support::grown_suite;
 use serde_json::{Value, json};
@@ -48,7 +48,7 @@ fn agree(root: &Path, threads: &[usize]) -> Report {
     // fixture-by-fixture evaluation must have reached.
     if let Some(manifest) = loaded.manifest() {
         let (mut pass, mut mismatch) = (0, 0);
-        for outcome in bqsuite::eval::evaluate(manifest, &loaded) {
+        for outcome in bqsuite_eval::evaluate(manifest, &loaded) {
             match outcome.verdict {
                 Verdict::Pass => pass += 1,
                 Verdict::Mismatch(_) => mismatch += 1,
@@ -179,13 +179,13 @@ fn a_broken_suite_gets_the_same_findings_streamed_on_any_number_of_threads() {
 fn release_packages_the_bytes_it_validated_and_refuses_what_fails() {
     let s = broken_suite();
     let out = tempfile::tempdir().unwrap();
-    let options = bqsuite::release::Options {
+    let options = bqsuite::commands::release::Options {
         suite: s.path(),
         out: out.path().join("dist"),
         tag: None,
         allow_pre: false,
     };
-    let report = bqsuite::release::release(&options).unwrap();
+    let report = bqsuite::commands::release::release(&options).unwrap();
     let whole = validate_suite(&load::load(&s.path()).unwrap(), "s");
     let codes = |r: &Report| {
         let mut c: Vec<(String, String)> = r

@@ -287,11 +287,12 @@ fn every_command_help_ends_with_examples() {
     }
 }
 
-/// The environment variables `src/` reads itself: `var("NAME")`, `var_os("NAME")`, and the same
+/// The environment variables the program (`src/` and `crates/`) reads itself: `var("NAME")`, `var_os("NAME")`, and the same
 /// with a constant holding the name.
 fn variables_read_by_the_source() -> BTreeSet<String> {
     let mut texts = Vec::new();
-    let mut stack = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("src")];
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut stack = vec![root.join("src"), root.join("crates")];
     while let Some(dir) = stack.pop() {
         for entry in fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();

@@ -25,7 +25,7 @@ use serde_json::{Map, Value, json};
 #[test]
 fn wide_fixtures_are_held_about_once_and_one_at_a_time() {
     let s = common::SuiteCopy::new();
-    let (report, bundled) = peak_of(|| bqsuite::validate::validate(&s.path()).unwrap());
+    let (report, bundled) = peak_of(|| bqsuite::commands::validate::validate(&s.path()).unwrap());
     assert!(report.is_clean(), "{:?}", report.diagnostics);
 
     // Two wide fixtures, each named by one roundtrip case: held one after the other.
@@ -49,7 +49,7 @@ fn wide_fixtures_are_held_about_once_and_one_at_a_time() {
         });
     }
     // What one copy of the document costs.
-    let (value, one_copy) = peak_of(|| bqsuite::json::parse_value(&text).unwrap());
+    let (value, one_copy) = peak_of(|| bqsuite_core::json::parse_value(&text).unwrap());
     drop(value);
     // The bound below is meaningful only while a second copy cannot hide in what the bundled
     // suite needs anyway (and in the quarter copy of slack): the wide fixture must dominate.
@@ -64,8 +64,8 @@ fn wide_fixtures_are_held_about_once_and_one_at_a_time() {
     for threads in [1usize, 2] {
         // SAFETY: this binary runs this one test, and nothing else reads the environment while
         // it is set.
-        unsafe { std::env::set_var(bqsuite::threads::THREADS_VAR, threads.to_string()) };
-        let (report, peak) = peak_of(|| bqsuite::validate::validate(&s.path()).unwrap());
+        unsafe { std::env::set_var(bqsuite_core::threads::THREADS_VAR, threads.to_string()) };
+        let (report, peak) = peak_of(|| bqsuite::commands::validate::validate(&s.path()).unwrap());
         assert!(report.is_clean(), "{:?}", report.diagnostics);
         // Every case ran and passed: the real 1.8.0's 710 and the two wide ones.
         assert_eq!(
@@ -83,5 +83,5 @@ fn wide_fixtures_are_held_about_once_and_one_at_a_time() {
             text.len()
         );
     }
-    unsafe { std::env::remove_var(bqsuite::threads::THREADS_VAR) };
+    unsafe { std::env::remove_var(bqsuite_core::threads::THREADS_VAR) };
 }

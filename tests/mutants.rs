@@ -17,12 +17,12 @@ mod common;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use bqsuite::eval::mutants::assess::{Assessment, assess};
-use bqsuite::eval::mutants::{self, catalogue};
-use bqsuite::eval::outcome::Verdict;
-use bqsuite::eval::{evaluate, evaluate_mutant};
-use bqsuite::suite::ids::section_cases;
-use bqsuite::suite::load;
+use bqsuite_core::ids::section_cases;
+use bqsuite_eval::mutants::assess::{Assessment, assess};
+use bqsuite_eval::mutants::{self, catalogue};
+use bqsuite_eval::outcome::Verdict;
+use bqsuite_eval::{evaluate, evaluate_mutant};
+use bqsuite_suite::load;
 use common::*;
 use serde_json::Value;
 
@@ -98,7 +98,7 @@ fn read_tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 /// its text files.
 fn with_proposal() -> (Value, BTreeMap<String, String>) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let merged = bqsuite::suite::overlay::merge_files(
+    let merged = bqsuite_suite::overlay::merge_files(
         &read_tree(&bundled_suite()),
         &read_tree(&root.join("proposal")),
     )

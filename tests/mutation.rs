@@ -12,8 +12,8 @@ mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use bqsuite::suite::ids::escape_token;
-use bqsuite::suite::index::CaseIndex;
+use bqsuite_core::ids::escape_token;
+use bqsuite_core::index::CaseIndex;
 use serde_json::{Value, json};
 
 /// Whether a case field states an expected outcome (everything else is input or prose).
@@ -111,7 +111,7 @@ fn one_flip_in_every_case_list_of_the_real_suite_is_an_expectation_mismatch_at_t
     assert_eq!(index.len(), 710, "the real 1.8.0 has 710 cases");
 
     // The cases of each list, in manifest order.
-    let mut lists: BTreeMap<String, Vec<&bqsuite::suite::index::IndexedCase>> = BTreeMap::new();
+    let mut lists: BTreeMap<String, Vec<&bqsuite_core::index::IndexedCase>> = BTreeMap::new();
     for c in &index.cases {
         lists.entry(list_of(&c.pointer)).or_default().push(c);
     }

@@ -13,7 +13,7 @@ mod common;
 use std::fs;
 use std::path::Path;
 
-use bqsuite::suite::ids::section_cases;
+use bqsuite_core::ids::section_cases;
 use common::*;
 use serde_json::{Value, json};
 
@@ -46,7 +46,7 @@ impl Repo {
     /// findings.
     fn position(&self, rel: &str, pointer: &str) -> (u64, u64) {
         let text = fs::read_to_string(self.path(rel)).unwrap();
-        let pos = bqsuite::json::position_of(&text, pointer)
+        let pos = bqsuite_core::json::position_of(&text, pointer)
             .unwrap_or_else(|| panic!("{pointer} is not in {rel}"));
         (pos.line.into(), pos.column.into())
     }

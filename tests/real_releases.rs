@@ -7,8 +7,8 @@ mod common;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use bqsuite::suite::ids::section_cases;
-use bqsuite::suite::index::METADATA_KEYS;
+use bqsuite_core::ids::section_cases;
+use bqsuite_core::index::METADATA_KEYS;
 use common::{bqsuite, code, copy_tree, stdout};
 use serde_json::Value;
 

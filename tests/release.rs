@@ -271,7 +271,7 @@ fn identical_bytes_from_differently_made_copies() {
 }
 
 fn sha256(bytes: &[u8]) -> String {
-    bqsuite::archive::sha256_hex(bytes)
+    bqsuite_suite::archive::sha256_hex(bytes)
 }
 
 #[test]

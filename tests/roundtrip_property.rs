@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use bqsuite::archive::{self, verify};
+use bqsuite_suite::archive::{self, verify};
 use common::bundled_version;
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -133,7 +133,7 @@ fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 fn expected(s: &common::SuiteCopy) -> BTreeMap<String, Vec<u8>> {
     let mut want: BTreeMap<String, Vec<u8>> = files(&s.path())
         .into_iter()
-        .filter(|(rel, _)| bqsuite::suite::load::is_vendored(rel))
+        .filter(|(rel, _)| bqsuite_suite::load::is_vendored(rel))
         .collect();
     want.insert(
         "LICENSE".into(),
@@ -145,7 +145,7 @@ fn expected(s: &common::SuiteCopy) -> BTreeMap<String, Vec<u8>> {
 /// Releases `suite` into `out`; the asset's bytes.
 fn release(suite: &Path, out: &Path) -> Vec<u8> {
     let version = fs::read_to_string(suite.join("CONFORMANCE_VERSION")).unwrap();
-    let report = bqsuite::release::release(&bqsuite::release::Options {
+    let report = bqsuite::commands::release::release(&bqsuite::commands::release::Options {
         suite: suite.to_path_buf(),
         out: out.to_path_buf(),
         tag: None,
@@ -158,13 +158,13 @@ fn release(suite: &Path, out: &Path) -> Vec<u8> {
 
 /// Fetches from the mirror directory `mirror` into `dest`: whether the report was clean.
 fn fetch(mirror: &Path, dest: &Path) -> bool {
-    let options = bqsuite::fetch::Options {
+    let options = bqsuite::commands::fetch::Options {
         version: bundled_version(),
         dest: dest.to_path_buf(),
         base_url: Some(format!("file://{}", mirror.display())),
         ..Default::default()
     };
-    match bqsuite::fetch::fetch(&options) {
+    match bqsuite::commands::fetch::fetch(&options) {
         Ok(report) => report.is_clean(),
         Err(e) => panic!("fetch could not run: {e}"),
     }
@@ -197,7 +197,7 @@ proptest! {
         flip in 1u8..=255,
     ) {
         let s = build(&edits);
-        let report = bqsuite::validate::validate(&s.path()).unwrap();
+        let report = bqsuite::commands::validate::validate(&s.path()).unwrap();
         prop_assume!(report.is_clean(), "{:?}", report.diagnostics);
 
         let work = tempfile::tempdir().unwrap();

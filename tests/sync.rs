@@ -761,7 +761,7 @@ fn a_copy_in_sync_is_what_its_canonical_suite_is() {
         let doc: Value = serde_json::from_str(&stdout(&out)).unwrap();
         let r = row(&doc, "sdk/tests/conformance");
         assert_eq!(r["status"], "in-sync");
-        let read = bqsuite::suite::releases::identify(&copy).json();
+        let read = bqsuite_suite::releases::identify(&copy).json();
         for (key, value) in read.as_object().unwrap() {
             assert_eq!(&r[key], value, "{name}: {key} in {r:#}");
         }

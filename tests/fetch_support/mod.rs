@@ -219,9 +219,11 @@ pub fn tar_without_end(entries: &[Entry]) -> Vec<u8> {
 
 /// Compresses `bytes` as release does (its gzip header, its level).
 pub fn gz(bytes: &[u8]) -> Vec<u8> {
-    let mut w =
-        bqsuite::release::gzip::GzipWriter::new(Vec::new(), bqsuite::release::COMPRESSION_LEVEL)
-            .unwrap();
+    let mut w = bqsuite_suite::release::gzip::GzipWriter::new(
+        Vec::new(),
+        bqsuite_suite::release::COMPRESSION_LEVEL,
+    )
+    .unwrap();
     w.write_all(bytes).unwrap();
     w.finish().unwrap()
 }

@@ -141,7 +141,7 @@ pub fn tree_bytes(dir: &Path) -> u64 {
 /// Runs the archive verifier behind `fetch` over `asset` (it re-creates the asset on one thread
 /// with release's writers and refuses any difference).
 pub fn verify(asset: &[u8], version: &str) -> Result<(), String> {
-    use bqsuite::archive::verify::{self, Discard, Limits};
+    use bqsuite_suite::archive::verify::{self, Discard, Limits};
     verify::verify(
         BufReader::new(asset),
         version,

@@ -1,0 +1,603 @@
+//! Consumer side of the reference model: text -> [`Decoded`] or a [`Rejection`].
+//!
+//! Rules (DESIGN.md "Reference model (decode) rules" and the spec's envelope sections):
+//! - keys are matched case-sensitively (`JOB`, `Data`, `meta.Queue` are unknown keys);
+//! - a repeated key follows last wins and is never merged;
+//! - identity: `job` when it is a non-blank string; a non-string `job` is ignored with a warning
+//!   at `/job`; a blank string `job` counts as absent (silently). Without an identity from `job`,
+//!   `urn` when it is a non-blank string. With an identity from `job`, a present `urn` is a
+//!   forbidden key: warning at `/urn`, dropped. No identity -> reject;
+//! - `data` must be an object, `meta` an object whose `schema_version` is the integer 1;
+//! - `attempts` is an integer >= 0, absent -> 0;
+//! - forbidden keys (`timestamp`; `meta.max_retries`, `meta.attempts`, `meta.source`, `meta.ts`)
+//!   warn and are dropped; every other unknown key is preserved verbatim, in order.
+//!
+//! The scan of a text's top-level keys (repeats included) lives in [`super::keys`].
+
+use std::fmt;
+
+use serde_json::{Map, Value};
+
+use super::blank::is_ascii_blank;
+use super::{FORBIDDEN_META_KEYS, SUPPORTED_SCHEMA_VERSION};
+use crate::mutants::decode as mutant;
+use bqsuite_core::ids::escape_token;
+
+pub use super::keys::{duplicate_top_level_keys, top_level_keys};
+
+/// A non-fatal finding of decode: the key at `pointer` was ignored or dropped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Warning {
+    /// RFC 6901 pointer of the offending key in the inbound envelope (`/urn`, `/meta/ts`).
+    pub pointer: String,
+    pub message: String,
+}
+
+/// Where the resolved URN was read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IdentitySource {
+    Job,
+    Urn,
+}
+
+/// Why decode refused an envelope.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RejectKind {
+    /// The text is not JSON.
+    NotJson,
+    /// The top level is not a JSON object.
+    NotObject,
+    /// Neither `job` nor `urn` yields a non-blank string identity.
+    NoIdentity,
+    /// `data` is missing or not an object.
+    Data,
+    /// `meta` is missing or not an object.
+    Meta,
+    /// `meta.schema_version` is missing or not the integer 1.
+    SchemaVersion,
+    /// `attempts` is present but not an integer >= 0.
+    Attempts,
+}
+
+impl RejectKind {
+    /// A short phrase naming the rejection, for verdict messages.
+    pub fn label(self) -> &'static str {
+        match self {
+            RejectKind::NotJson => "not JSON",
+            RejectKind::NotObject => "not a JSON object",
+            RejectKind::NoIdentity => "no identity",
+            RejectKind::Data => "data is not an object",
+            RejectKind::Meta => "meta is not an object",
+            RejectKind::SchemaVersion => "unsupported schema_version",
+            RejectKind::Attempts => "attempts is not an integer >= 0",
+        }
+    }
+}
+
+/// Decode refused the envelope: `accepts(envelope)` is false.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rejection {
+    pub kind: RejectKind,
+    pub reason: String,
+}
+
+impl Rejection {
+    fn new(kind: RejectKind, reason: impl Into<String>) -> Self {
+        Rejection {
+            kind,
+            reason: reason.into(),
+        }
+    }
+
+    /// `rejected (<label>)`, the phrase verdicts use for the derived side.
+    pub fn verdict_words(&self) -> String {
+        format!("rejected ({})", self.kind.label())
+    }
+}
+
+impl fmt::Display for Rejection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.kind.label(), self.reason)
+    }
+}
+
+/// The `meta` block: the five core fields (kept verbatim, `schema_version` already checked) and
+/// every other non-forbidden key in inbound order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Meta {
+    pub id: Option<Value>,
+    pub queue: Option<Value>,
+    pub lang: Option<Value>,
+    pub schema_version: u64,
+    pub created_at: Option<Value>,
+    /// Unknown meta keys (including `ext` and wrongly cased keys), in order.
+    pub extras: Map<String, Value>,
+}
+
+/// An accepted envelope.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decoded {
+    /// The resolved identity (from `job`, or from the `urn` alias).
+    pub urn: String,
+    pub identity_source: IdentitySource,
+    /// `trace_id` as-is (never trimmed); `None` when absent or not a string.
+    pub trace_id: Option<String>,
+    pub data: Map<String, Value>,
+    pub meta: Meta,
+    pub attempts: u64,
+    /// The `dead_letter` block, verbatim, when present.
+    pub dead_letter: Option<Value>,
+    /// Unknown top-level keys, in order.
+    pub extras: Map<String, Value>,
+    pub warnings: Vec<Warning>,
+}
+
+impl Decoded {
+    /// True when decode warned about the key at `pointer`.
+    pub fn warned_about(&self, pointer: &str) -> bool {
+        self.warnings.iter().any(|w| w.pointer == pointer)
+    }
+}
+
+/// How many texts [`decode`] has parsed in this process: the evaluator's work, observable (a
+/// fixture that many cases share must be parsed once per evaluation, not once per case).
+pub fn texts_decoded() -> usize {
+    TEXTS_DECODED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+static TEXTS_DECODED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Parses `text` (last wins on a repeated key) and decodes it.
+pub fn decode(text: &str) -> Result<Decoded, Rejection> {
+    decode_parsed(text, None)
+}
+
+/// Decodes `text`, whose value `parsed` is when the caller already parsed it (as `decode` does,
+/// with [`bqsuite_core::json::parse_value`]).
+pub fn decode_parsed(text: &str, parsed: Option<Value>) -> Result<Decoded, Rejection> {
+    TEXTS_DECODED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let value: Value = match (mutant::reparse(text), parsed) {
+        (Some(value), _) | (None, Some(value)) => value,
+        (None, None) => bqsuite_core::json::parse_value(text)
+            .map_err(|e| Rejection::new(RejectKind::NotJson, format!("invalid JSON: {e}")))?,
+    };
+    decode_value(value)
+}
+
+fn warn(warnings: &mut Vec<Warning>, pointer: String, message: impl Into<String>) {
+    warnings.push(Warning {
+        pointer,
+        message: message.into(),
+    });
+}
+
+/// Decodes an already parsed envelope.
+pub fn decode_value(value: Value) -> Result<Decoded, Rejection> {
+    let Value::Object(top) = value else {
+        return Err(Rejection::new(
+            RejectKind::NotObject,
+            "the envelope is not a JSON object",
+        ));
+    };
+    let mut top = mutant::fold_key_case(top);
+    let mut warnings = Vec::new();
+    if mutant::urn_type_is_fatal(&top) {
+        return Err(Rejection::new(
+            RejectKind::NoIdentity,
+            "`urn` is not a string",
+        ));
+    }
+
+    // Identity.
+    let from_job = match top.get("job") {
+        None => None,
+        Some(Value::String(s)) if !is_blank_identity(s) => Some(s.clone()),
+        Some(Value::String(_)) => None,
+        Some(other) => {
+            warn(
+                &mut warnings,
+                "/job".to_string(),
+                "`job` is not a string and is ignored",
+            );
+            mutant::coerce_job(other)
+        }
+    };
+    let (urn, identity_source) = match from_job {
+        Some(job) => {
+            if top.contains_key("urn") {
+                warn(
+                    &mut warnings,
+                    "/urn".to_string(),
+                    "`urn` beside `job` is a forbidden key and is dropped",
+                );
+            }
+            (job, IdentitySource::Job)
+        }
+        None => match top.get("urn") {
+            Some(Value::String(s)) if !is_blank_identity(s) => (s.clone(), IdentitySource::Urn),
+            _ => {
+                return Err(Rejection::new(
+                    RejectKind::NoIdentity,
+                    "no non-blank string `job` or `urn`: the message has no identity",
+                ));
+            }
+        },
+    };
+
+    // data: moved out, not copied (it may be most of the envelope); `top` keeps an empty
+    // object under the key, which nothing below reads.
+    let data = match top.get_mut("data") {
+        Some(Value::Object(map)) => std::mem::take(map),
+        Some(Value::Array(items)) if mutant::accepts_list_data() => mutant::list_as_map(items),
+        Some(other) => {
+            return Err(Rejection::new(
+                RejectKind::Data,
+                format!("`data` is {}, not an object", type_name(other)),
+            ));
+        }
+        None => return Err(Rejection::new(RejectKind::Data, "`data` is missing")),
+    };
+
+    // meta.
+    let meta_map = match top.get("meta") {
+        Some(Value::Object(map)) => map,
+        Some(other) => {
+            return Err(Rejection::new(
+                RejectKind::Meta,
+                format!("`meta` is {}, not an object", type_name(other)),
+            ));
+        }
+        None => return Err(Rejection::new(RejectKind::Meta, "`meta` is missing")),
+    };
+    let meta = decode_meta(meta_map, &mut warnings)?;
+
+    // attempts.
+    let attempts = match top.get("attempts") {
+        None => 0,
+        Some(v) => v.as_u64().ok_or_else(|| {
+            Rejection::new(
+                RejectKind::Attempts,
+                format!("`attempts` is {}, not an integer >= 0", compact(v)),
+            )
+        })?,
+    };
+
+    let trace_id = match top.get("trace_id") {
+        None => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(_) => {
+            warn(
+                &mut warnings,
+                "/trace_id".to_string(),
+                "`trace_id` is not a string and is ignored",
+            );
+            None
+        }
+    };
+
+    let mut extras = Map::new();
+    let mut dead_letter = None;
+    for (key, value) in &top {
+        match key.as_str() {
+            "job" | "urn" | "trace_id" | "data" | "meta" | "attempts" => {}
+            "dead_letter" => dead_letter = Some(value.clone()),
+            "timestamp" if mutant::keeps_forbidden_keys() => {
+                extras.insert(key.clone(), value.clone());
+            }
+            "timestamp" => warn(
+                &mut warnings,
+                "/timestamp".to_string(),
+                "`timestamp` is a forbidden key and is dropped",
+            ),
+            _ => {
+                extras.insert(key.clone(), value.clone());
+            }
+        }
+    }
+
+    Ok(Decoded {
+        urn,
+        identity_source,
+        trace_id,
+        data,
+        meta,
+        attempts,
+        dead_letter,
+        extras,
+        warnings,
+    })
+}
+
+fn decode_meta(map: &Map<String, Value>, warnings: &mut Vec<Warning>) -> Result<Meta, Rejection> {
+    let schema_version = match map.get("schema_version") {
+        Some(v) if v.as_u64() == Some(SUPPORTED_SCHEMA_VERSION) => SUPPORTED_SCHEMA_VERSION,
+        Some(v) => {
+            return Err(Rejection::new(
+                RejectKind::SchemaVersion,
+                format!(
+                    "meta.schema_version {} is not a supported version",
+                    compact(v)
+                ),
+            ));
+        }
+        None => {
+            return Err(Rejection::new(
+                RejectKind::SchemaVersion,
+                "meta.schema_version is missing",
+            ));
+        }
+    };
+    let mut meta = Meta {
+        schema_version,
+        ..Meta::default()
+    };
+    for (key, value) in map {
+        let k = key.as_str();
+        match k {
+            "id" => meta.id = Some(value.clone()),
+            "queue" => meta.queue = Some(value.clone()),
+            "lang" => meta.lang = Some(value.clone()),
+            "created_at" => meta.created_at = Some(value.clone()),
+            "schema_version" => {}
+            _ if FORBIDDEN_META_KEYS.contains(&k) && !mutant::keeps_forbidden_keys() => warn(
+                warnings,
+                format!("/meta/{}", escape_token(k)),
+                format!("`meta.{k}` is a forbidden key and is dropped"),
+            ),
+            _ => {
+                meta.extras.insert(key.clone(), value.clone());
+            }
+        }
+    }
+    Ok(meta)
+}
+
+/// Whether a string `job` or `urn` is blank (empty or only ASCII whitespace).
+fn is_blank_identity(s: &str) -> bool {
+    mutant::blank_override(s).unwrap_or_else(|| is_ascii_blank(s))
+}
+
+fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn compact(value: &Value) -> String {
+    serde_json::to_string(value).unwrap_or_else(|_| "<unprintable>".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn envelope(extra: Value) -> String {
+        let mut base = json!({
+            "job": "urn:babel:orders:created",
+            "trace_id": "7b3f9c2a-e41d-4f88-9b2a-1c0d5e6f7a8b",
+            "data": {"order_id": 1042},
+            "meta": {
+                "id": "f1e2d3c4-b5a6-4789-90ab-cdef01234567",
+                "queue": "orders",
+                "lang": "php",
+                "schema_version": 1,
+                "created_at": 1749132727000u64
+            },
+            "attempts": 0
+        });
+        if let (Some(b), Some(e)) = (base.as_object_mut(), extra.as_object()) {
+            for (k, v) in e {
+                if v == &json!("__remove__") {
+                    b.remove(k);
+                } else {
+                    b.insert(k.clone(), v.clone());
+                }
+            }
+        }
+        base.to_string()
+    }
+
+    #[test]
+    fn accepts_a_normal_envelope() {
+        let d = decode(&envelope(json!({}))).expect("accepted");
+        assert_eq!(d.urn, "urn:babel:orders:created");
+        assert_eq!(d.identity_source, IdentitySource::Job);
+        assert_eq!(d.attempts, 0);
+        assert_eq!(d.meta.lang, Some(json!("php")));
+        assert_eq!(d.meta.schema_version, 1);
+        assert!(d.warnings.is_empty());
+        assert!(d.extras.is_empty() && d.meta.extras.is_empty());
+    }
+
+    /// Identity rules: (overrides, expected urn or None for reject, expected warning pointers).
+    #[test]
+    fn identity_table() {
+        let o = "urn:babel:orders:created";
+        let table: Vec<(Value, Option<&str>, Vec<&str>)> = vec![
+            (json!({}), Some(o), vec![]),
+            (json!({"job": "__remove__", "urn": o}), Some(o), vec![]),
+            (json!({"job": "__remove__"}), None, vec![]),
+            (json!({"job": "  ", "urn": "urn:x"}), Some("urn:x"), vec![]),
+            (json!({"job": "", "urn": "urn:x"}), Some("urn:x"), vec![]),
+            (
+                json!({"job": "\u{0B}\u{0C}", "urn": "urn:x"}),
+                Some("urn:x"),
+                vec![],
+            ),
+            (json!({"job": "  "}), None, vec![]),
+            (json!({"job": "\t", "urn": "\r\n"}), None, vec![]),
+            (json!({"job": "\u{0B}\u{0C}"}), None, vec![]),
+            (json!({"job": "\u{00A0}"}), Some("\u{00A0}"), vec![]),
+            (json!({"job": "\u{0085}"}), Some("\u{0085}"), vec![]),
+            (json!({"job": "\u{3000}"}), Some("\u{3000}"), vec![]),
+            (json!({"job": "\u{FEFF}"}), Some("\u{FEFF}"), vec![]),
+            (json!({"job": " urn:p "}), Some(" urn:p "), vec![]),
+            (json!({"job": null, "urn": o}), Some(o), vec!["/job"]),
+            (json!({"job": 42, "urn": o}), Some(o), vec!["/job"]),
+            (json!({"job": true, "urn": o}), Some(o), vec!["/job"]),
+            (json!({"job": {"a": 1}, "urn": o}), Some(o), vec!["/job"]),
+            (json!({"job": ["a"], "urn": o}), Some(o), vec!["/job"]),
+            (json!({"job": 42}), None, vec![]),
+            (json!({"job": "__remove__", "urn": 7}), None, vec![]),
+            (json!({"job": null, "urn": null}), None, vec![]),
+            (json!({"urn": "urn:other"}), Some(o), vec!["/urn"]),
+            (json!({"urn": ""}), Some(o), vec!["/urn"]),
+            (
+                json!({"job": "\u{2003}", "urn": o}),
+                Some("\u{2003}"),
+                vec!["/urn"],
+            ),
+            (json!({"job": "__remove__", "JOB": o}), None, vec![]),
+        ];
+        for (overrides, want, warns) in table {
+            let text = envelope(overrides.clone());
+            match (decode(&text), want) {
+                (Ok(d), Some(urn)) => {
+                    assert_eq!(d.urn, urn, "{overrides}");
+                    let got: Vec<&str> = d.warnings.iter().map(|w| w.pointer.as_str()).collect();
+                    assert_eq!(got, warns, "{overrides}");
+                }
+                (Err(r), None) => assert_eq!(r.kind, RejectKind::NoIdentity, "{overrides}"),
+                (got, want) => panic!("{overrides}: got {got:?}, want {want:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn shape_rejections() {
+        let table: Vec<(String, RejectKind)> = vec![
+            ("not json".to_string(), RejectKind::NotJson),
+            ("[1, 2]".to_string(), RejectKind::NotObject),
+            ("\"x\"".to_string(), RejectKind::NotObject),
+            (envelope(json!({"data": [1, 2]})), RejectKind::Data),
+            (envelope(json!({"data": null})), RejectKind::Data),
+            (envelope(json!({"data": "order 1042"})), RejectKind::Data),
+            (envelope(json!({"data": "__remove__"})), RejectKind::Data),
+            (envelope(json!({"meta": "__remove__"})), RejectKind::Meta),
+            (envelope(json!({"meta": []})), RejectKind::Meta),
+            (
+                envelope(json!({"meta": {"schema_version": 2}})),
+                RejectKind::SchemaVersion,
+            ),
+            (
+                envelope(json!({"meta": {"schema_version": "1"}})),
+                RejectKind::SchemaVersion,
+            ),
+            (
+                envelope(json!({"meta": {"schema_version": 1.0}})),
+                RejectKind::SchemaVersion,
+            ),
+            (envelope(json!({"meta": {}})), RejectKind::SchemaVersion),
+            (
+                envelope(json!({"meta": {"Schema_Version": 1}})),
+                RejectKind::SchemaVersion,
+            ),
+            (envelope(json!({"attempts": -1})), RejectKind::Attempts),
+            (envelope(json!({"attempts": "1"})), RejectKind::Attempts),
+            (envelope(json!({"attempts": 1.5})), RejectKind::Attempts),
+        ];
+        for (text, kind) in table {
+            assert_eq!(
+                decode(&text).map(|_| ()).map_err(|r| r.kind),
+                Err(kind),
+                "{text}"
+            );
+        }
+        let absent = decode(&envelope(json!({"attempts": "__remove__"}))).expect("accepted");
+        assert_eq!(absent.attempts, 0);
+        let empty = decode(&envelope(json!({"data": {}}))).expect("accepted");
+        assert!(empty.data.is_empty());
+    }
+
+    #[test]
+    fn wrong_case_keys_are_unknown_extras() {
+        let text = envelope(json!({
+            "JOB": "urn:babel:orders:shadow",
+            "Data": {"x": 1},
+            "meta": {
+                "id": "i", "queue": "orders", "lang": "php", "schema_version": 1,
+                "created_at": 0, "Queue": "Shadow"
+            }
+        }));
+        let d = decode(&text).expect("accepted");
+        assert_eq!(d.urn, "urn:babel:orders:created");
+        assert_eq!(
+            d.data,
+            json!({"order_id": 1042})
+                .as_object()
+                .cloned()
+                .unwrap_or_default()
+        );
+        assert_eq!(d.extras.get("JOB"), Some(&json!("urn:babel:orders:shadow")));
+        assert_eq!(d.extras.get("Data"), Some(&json!({"x": 1})));
+        assert_eq!(d.meta.queue, Some(json!("orders")));
+        assert_eq!(d.meta.extras.get("Queue"), Some(&json!("Shadow")));
+        assert!(d.warnings.is_empty());
+    }
+
+    #[test]
+    fn forbidden_keys_warn_and_drop() {
+        let table: &[(&str, Value, &str)] = &[
+            ("top", json!({"timestamp": 1}), "/timestamp"),
+            ("meta", json!({"max_retries": 3}), "/meta/max_retries"),
+            ("meta", json!({"attempts": 5}), "/meta/attempts"),
+            ("meta", json!({"source": "x"}), "/meta/source"),
+            ("meta", json!({"ts": 1}), "/meta/ts"),
+        ];
+        for (level, add, pointer) in table {
+            let mut v: Value = serde_json::from_str(&envelope(json!({}))).unwrap_or_default();
+            let target = if *level == "top" {
+                v.as_object_mut()
+            } else {
+                v.get_mut("meta").and_then(Value::as_object_mut)
+            };
+            if let (Some(t), Some(a)) = (target, add.as_object()) {
+                for (k, val) in a {
+                    t.insert(k.clone(), val.clone());
+                }
+            }
+            let d = decode_value(v).expect("accepted");
+            assert!(d.warned_about(pointer), "{pointer}");
+            assert!(d.extras.is_empty() && d.meta.extras.is_empty(), "{pointer}");
+            assert_eq!(d.attempts, 0);
+        }
+    }
+
+    #[test]
+    fn duplicate_keys_last_wins_not_merged() {
+        let text = r#"{
+  "job": "urn:babel:orders:draft",
+  "trace_id": "7b3f9c2a-e41d-4f88-9b2a-1c0d5e6f7a8b",
+  "data": {"order_id": 1, "stale": true},
+  "job": "urn:babel:orders:created",
+  "data": {"order_id": 1042},
+  "meta": {"id": "i", "queue": "orders", "lang": "php", "schema_version": 1, "created_at": 0},
+  "attempts": 0
+}"#;
+        let d = decode(text).expect("accepted");
+        assert_eq!(d.urn, "urn:babel:orders:created");
+        assert_eq!(Value::Object(d.data), json!({"order_id": 1042}));
+        assert_eq!(
+            super::super::keys::duplicate_top_level_keys(text),
+            ["job", "data"]
+        );
+    }
+
+    #[test]
+    fn trace_id_kept_as_is() {
+        let d = decode(&envelope(json!({"trace_id": "  "}))).expect("accepted");
+        assert_eq!(d.trace_id.as_deref(), Some("  "));
+        let d = decode(&envelope(json!({"trace_id": 5}))).expect("accepted");
+        assert_eq!(d.trace_id, None);
+        assert!(d.warned_about("/trace_id"));
+        let d = decode(&envelope(json!({"trace_id": "__remove__"}))).expect("accepted");
+        assert_eq!(d.trace_id, None);
+        assert!(d.warnings.is_empty());
+    }
+}

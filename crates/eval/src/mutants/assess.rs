@@ -1,0 +1,90 @@
+//! Runs the catalogue over a suite: which cases kill which mutant.
+
+use serde_json::Value;
+
+use super::{MutantInfo, catalogue};
+use crate::outcome::{CaseOutcome, FixtureSource, Verdict};
+use crate::{evaluate, evaluate_mutant};
+
+/// A case that fails an SDK with the mutant's behaviour.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Kill {
+    pub section: String,
+    pub id: String,
+    /// Pointer of the case inside manifest.json.
+    pub pointer: String,
+    /// What the mutant derives instead of the expectation.
+    pub verdict: Verdict,
+}
+
+/// One mutant and the cases that kill it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MutantRun {
+    pub info: &'static MutantInfo,
+    pub kills: Vec<Kill>,
+}
+
+impl MutantRun {
+    /// True when no case kills the mutant.
+    pub fn survives(&self) -> bool {
+        self.kills.is_empty()
+    }
+
+    /// True when a case of `section` kills the mutant.
+    pub fn killed_in(&self, section: &str) -> bool {
+        self.kills.iter().any(|k| k.section == section)
+    }
+}
+
+/// The catalogue run over one suite.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Assessment {
+    /// Cases the reference model itself does not pass: they cannot tell a mutant apart, so
+    /// they are left out of the kills (`bqsuite validate` reports them).
+    pub not_passing: Vec<CaseOutcome>,
+    /// The number of cases run.
+    pub cases: usize,
+    pub runs: Vec<MutantRun>,
+}
+
+impl Assessment {
+    /// The mutants no case kills.
+    pub fn survivors(&self) -> impl Iterator<Item = &MutantRun> {
+        self.runs.iter().filter(|r| r.survives())
+    }
+}
+
+/// Runs every mutant of the catalogue over every case of `manifest`. A case kills a mutant
+/// when the reference model passes it and the model with the mutant switched on does not.
+pub fn assess(manifest: &Value, fixtures: &dyn FixtureSource) -> Assessment {
+    let baseline = evaluate(manifest, fixtures);
+    let not_passing: Vec<CaseOutcome> = baseline
+        .iter()
+        .filter(|o| !matches!(o.verdict, Verdict::Pass | Verdict::Skip { .. }))
+        .cloned()
+        .collect();
+    let runs = catalogue()
+        .into_iter()
+        .map(|info| {
+            let outcomes = evaluate_mutant(manifest, fixtures, info.mutant);
+            let kills = baseline
+                .iter()
+                .zip(outcomes)
+                .filter(|(base, _)| base.verdict == Verdict::Pass)
+                .filter(|(_, mutated)| mutated.verdict != Verdict::Pass)
+                .map(|(_, mutated)| Kill {
+                    section: mutated.section,
+                    id: mutated.id,
+                    pointer: mutated.pointer,
+                    verdict: mutated.verdict,
+                })
+                .collect();
+            MutantRun { info, kills }
+        })
+        .collect();
+    Assessment {
+        not_passing,
+        cases: baseline.len(),
+        runs,
+    }
+}

@@ -1,0 +1,258 @@
+//! Decode mutants: key matching, repeated keys, the identity rules and forbidden keys.
+
+use serde_json::{Map, Value};
+
+use super::{Mutant, MutantInfo, on};
+use crate::model::is_ascii_blank;
+use bqsuite_core::json::parse::{Kind, Node, parse};
+
+pub const MUTANTS: &[MutantInfo] = &[
+    MutantInfo {
+        mutant: Mutant::DecodeKeysCaseInsensitive,
+        id: "decode-keys-case-insensitive",
+        family: "decode",
+        rule: "envelope keys are matched case-sensitively: JOB is an unknown key, not job",
+        habit: "a case-insensitive JSON binder (.NET PropertyNameCaseInsensitive, Jackson ACCEPT_CASE_INSENSITIVE_PROPERTIES)",
+        sections: &["cases"],
+    },
+    MutantInfo {
+        mutant: Mutant::DecodeDuplicateFirstWins,
+        id: "decode-duplicate-first-wins",
+        family: "decode",
+        rule: "a repeated key follows last wins",
+        habit: "a streaming reader that keeps the first value it meets and skips later ones",
+        sections: &["cases"],
+    },
+    MutantInfo {
+        mutant: Mutant::DecodeDuplicateObjectsMerged,
+        id: "decode-duplicate-objects-merged",
+        family: "decode",
+        rule: "a repeated key is never merged: the last object replaces the first",
+        habit: "a config-style loader that deep-merges repeated objects",
+        sections: &["cases"],
+    },
+    // Survives the real 1.8.0 suite: see proposal/manifest.json, job_type `array-job-other-urn-falls-back` (the real array job holds
+    // the same URN as `urn`).
+    MutantInfo {
+        mutant: Mutant::DecodeJobArrayCoerced,
+        id: "decode-job-array-coerced",
+        family: "decode",
+        rule: "a non-string job is ignored (with a warning); the URN comes from urn",
+        habit: "JavaScript String(job): [\"urn:a\"] becomes \"urn:a\" and is used as the identity",
+        sections: &["job_type"],
+    },
+    MutantInfo {
+        mutant: Mutant::DecodeJobObjectUnwrapped,
+        id: "decode-job-object-unwrapped",
+        family: "decode",
+        rule: "a non-string job is ignored (with a warning); the URN comes from urn",
+        habit: "a decoder that unwraps an object job and takes its first string member as the URN",
+        sections: &["job_type"],
+    },
+    // Survives the real 1.8.0 suite: see proposal/manifest.json, job_type `string-job-number-urn-decodes` (no real case pairs a
+    // valid job with a non-string urn).
+    MutantInfo {
+        mutant: Mutant::DecodeUrnNonStringFatal,
+        id: "decode-urn-non-string-fatal",
+        family: "decode",
+        rule: "a non-string urn is ignored; beside a valid string job the message decodes",
+        habit: "a typed decoder (Go struct field urn string, serde) that fails on \"urn\": 7",
+        sections: &["job_type"],
+    },
+    MutantInfo {
+        mutant: Mutant::DecodeBlankEmptyOnly,
+        id: "decode-blank-is-empty-only",
+        family: "decode",
+        rule: "a job or urn of only ASCII whitespace is blank and counts as absent",
+        habit: "an emptiness test (job == \"\", if (job)) instead of a blank test",
+        sections: &["trim"],
+    },
+    MutantInfo {
+        mutant: Mutant::DecodeBlankUnicode,
+        id: "decode-blank-unicode-whitespace",
+        family: "decode",
+        rule: "only the six ASCII whitespace characters are blank; U+00A0 is an identity",
+        habit: "a Unicode-aware blank test (str.isspace(), string.IsNullOrWhiteSpace, isBlank())",
+        sections: &["trim"],
+    },
+    // Survives the real 1.8.0 suite: see proposal/manifest.json, trim `decode-control-char-job-is-not-blank` (no real case has a
+    // control character outside the ASCII set).
+    MutantInfo {
+        mutant: Mutant::DecodeBlankJavaTrim,
+        id: "decode-blank-java-trim",
+        family: "decode",
+        rule: "only the six ASCII whitespace characters are blank; a control character is an identity",
+        habit: "Java job.trim().isEmpty(): every character up to U+0020 counts as blank",
+        sections: &["trim"],
+    },
+    MutantInfo {
+        mutant: Mutant::DecodeForbiddenKeysKept,
+        id: "decode-forbidden-keys-kept",
+        family: "decode",
+        rule: "a forbidden key is dropped with a warning, never preserved",
+        habit: "preserve-everything decoding that treats timestamp or meta.ts like any unknown key",
+        sections: &["forbidden_keys"],
+    },
+    MutantInfo {
+        mutant: Mutant::DecodeListDataAccepted,
+        id: "decode-list-data-accepted",
+        family: "decode",
+        rule: "data must be a JSON object: an array is rejected",
+        habit: "PHP is_array($data) after json_decode(..., true), true for a list as for a map",
+        sections: &["data_shape"],
+    },
+    MutantInfo {
+        mutant: Mutant::AcceptsTraceIdEmptyOnly,
+        id: "accepts-trace-id-empty-only",
+        family: "decode",
+        rule: "accepts() is false for a trace_id that is blank under the ASCII set, not only empty",
+        habit: "a truthiness test on trace_id (if (!traceId), trace_id == \"\")",
+        sections: &["trim"],
+    },
+    // Survives the real 1.8.0 suite (no accepts case has a Unicode-space trace_id): see
+    // proposal/manifest.json, trim `accepts-unicode-space-trace-id-is-true`.
+    MutantInfo {
+        mutant: Mutant::AcceptsTraceIdBlankUnicode,
+        id: "accepts-trace-id-blank-unicode",
+        family: "decode",
+        rule: "only the six ASCII whitespace characters make a trace_id blank; U+00A0 is a value",
+        habit: "a Unicode-aware blank test on trace_id (str.isspace(), IsNullOrWhiteSpace, isBlank())",
+        sections: &["trim"],
+    },
+];
+
+/// The parsed envelope under a repeated-key mutant (`None`: no such mutant is on, or the text
+/// does not parse, which the normal path reports).
+pub fn reparse(text: &str) -> Option<Value> {
+    let first_wins = on(Mutant::DecodeDuplicateFirstWins);
+    if !first_wins && !on(Mutant::DecodeDuplicateObjectsMerged) {
+        return None;
+    }
+    parse(text).ok().map(|node| fold(&node, first_wins))
+}
+
+fn fold(node: &Node, first_wins: bool) -> Value {
+    match &node.kind {
+        Kind::Object(members) => {
+            let mut map = Map::new();
+            for m in members {
+                let value = fold(&m.value, first_wins);
+                match map.get_mut(&m.key) {
+                    None => {
+                        map.insert(m.key.clone(), value);
+                    }
+                    Some(_) if first_wins => {}
+                    Some(Value::Object(old)) => {
+                        if let Value::Object(new) = value {
+                            old.extend(new);
+                        } else {
+                            map.insert(m.key.clone(), value);
+                        }
+                    }
+                    Some(slot) => *slot = value,
+                }
+            }
+            Value::Object(map)
+        }
+        Kind::Array(items) => Value::Array(items.iter().map(|n| fold(n, first_wins)).collect()),
+        _ => node.to_value(),
+    }
+}
+
+/// The top-level map under [`Mutant::DecodeKeysCaseInsensitive`]: a key whose lower-case
+/// spelling is a canonical key stands for it (later keys win).
+pub fn fold_key_case(top: Map<String, Value>) -> Map<String, Value> {
+    if !on(Mutant::DecodeKeysCaseInsensitive) {
+        return top;
+    }
+    const CANONICAL: [&str; 7] = [
+        "job",
+        "urn",
+        "trace_id",
+        "data",
+        "meta",
+        "attempts",
+        "dead_letter",
+    ];
+    let mut out = Map::new();
+    for (key, value) in top {
+        let lower = key.to_ascii_lowercase();
+        let key = if CANONICAL.contains(&lower.as_str()) {
+            lower
+        } else {
+            key
+        };
+        out.insert(key, value);
+    }
+    out
+}
+
+/// Whether a job or urn string is blank, as the active mutant reads it (`None`: the model's
+/// own ASCII rule applies).
+pub fn blank_override(s: &str) -> Option<bool> {
+    if on(Mutant::DecodeBlankEmptyOnly) {
+        Some(s.is_empty())
+    } else if on(Mutant::DecodeBlankUnicode) {
+        Some(s.chars().all(char::is_whitespace))
+    } else if on(Mutant::DecodeBlankJavaTrim) {
+        Some(s.chars().all(|c| c <= ' '))
+    } else {
+        None
+    }
+}
+
+/// The identity a non-string job yields under a coercing mutant (`None`: ignored, the rule).
+pub fn coerce_job(job: &Value) -> Option<String> {
+    let text = match job {
+        Value::Array(items) if on(Mutant::DecodeJobArrayCoerced) => items
+            .iter()
+            .map(|v| match v {
+                Value::String(s) => s.clone(),
+                Value::Null => String::new(),
+                other => other.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join(","),
+        Value::Object(map) if on(Mutant::DecodeJobObjectUnwrapped) => {
+            map.values().find_map(Value::as_str)?.to_owned()
+        }
+        _ => return None,
+    };
+    (!is_ascii_blank(&text)).then_some(text)
+}
+
+/// True when the active mutant refuses an envelope whose `urn` is present but not a string.
+pub fn urn_type_is_fatal(top: &Map<String, Value>) -> bool {
+    on(Mutant::DecodeUrnNonStringFatal) && top.get("urn").is_some_and(|urn| !urn.is_string())
+}
+
+/// True when the active mutant keeps forbidden keys as unknown keys (no warning).
+pub fn keeps_forbidden_keys() -> bool {
+    on(Mutant::DecodeForbiddenKeysKept)
+}
+
+/// Whether a trace_id is blank for `accepts`, as the active mutant reads it (`None`: the
+/// model's own ASCII rule applies).
+pub fn trace_id_blank_override(t: &str) -> Option<bool> {
+    if on(Mutant::AcceptsTraceIdEmptyOnly) {
+        Some(t.is_empty())
+    } else if on(Mutant::AcceptsTraceIdBlankUnicode) {
+        Some(t.chars().all(char::is_whitespace))
+    } else {
+        None
+    }
+}
+
+/// True when decode takes an array `data` for a map (keys "0", "1"...).
+pub fn accepts_list_data() -> bool {
+    on(Mutant::DecodeListDataAccepted)
+}
+
+/// The map a list-as-map decoder makes of an array `data`.
+pub fn list_as_map(items: &[Value]) -> Map<String, Value> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (i.to_string(), v.clone()))
+        .collect()
+}

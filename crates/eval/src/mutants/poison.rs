@@ -1,0 +1,535 @@
+//! Poison mutants: how a consumer classifies a raw body (`kafka_poison`, `identity_verdict`)
+//! and how it writes the DLQ record of a poison body (`poison_dlq`).
+//!
+//! Survivors of the real 1.8.0 suite (`proposal/manifest.json` holds the cases that kill them):
+//! - `poison-type-check-last-only` and `dlq-nested-dead-letter-wrapped`: no real case kills them;
+//! - `poison-integral-float-accepted`, `poison-int64-unbounded`, `poison-data-numbers-unchecked`:
+//!   killed in `kafka_poison` but not in `identity_verdict`, whose only wrongly typed bodies
+//!   with a valid identity are a string `attempts` and an array `data` (without an identity
+//!   the body is poison either way), so an SDK outside Kafka with these habits passes.
+
+use serde_json::{Map, Value};
+
+use super::{Mutant, MutantInfo, on};
+use crate::bindings::poison::{dlq, scan, value};
+
+const BOTH: &[&str] = &["kafka_poison", "identity_verdict"];
+
+pub const MUTANTS: &[MutantInfo] = &[
+    MutantInfo {
+        mutant: Mutant::PoisonBomSkipped,
+        id: "poison-bom-skipped",
+        family: "poison",
+        rule: "a body that starts with a byte order mark is not JSON: it is poison",
+        habit: "a reader that decodes bytes with utf-8-sig / a BOM-sniffing stream reader",
+        sections: BOTH,
+    },
+    MutantInfo {
+        mutant: Mutant::PoisonNullRootRejected,
+        id: "poison-null-root-rejected",
+        family: "poison",
+        rule: "a bare null decodes to an empty envelope: no identity, not a decode error",
+        habit: "if (!(root is object)) throw: null treated like any non-object root",
+        sections: &["kafka_poison"],
+    },
+    MutantInfo {
+        mutant: Mutant::PoisonKeysCaseInsensitive,
+        id: "poison-keys-case-insensitive",
+        family: "poison",
+        rule: "member names are case-sensitive: JOB and Meta are unknown members",
+        habit: "a case-insensitive binder (.NET PropertyNameCaseInsensitive, Go encoding/json field matching)",
+        sections: BOTH,
+    },
+    MutantInfo {
+        mutant: Mutant::PoisonNullMemberRejected,
+        id: "poison-null-member-rejected",
+        family: "poison",
+        rule: "every known member may be null: meta: null or attempts: null is not a type error",
+        habit: "a non-nullable typed field (Kotlin Int, Rust u32 without Option)",
+        sections: BOTH,
+    },
+    MutantInfo {
+        mutant: Mutant::PoisonIntegralFloatAccepted,
+        id: "poison-integral-float-accepted",
+        family: "poison",
+        rule: "an integer member is written without fraction or exponent: 1.0 and 1e3 are poison",
+        habit: "Number.isInteger(value) / value == int(value) on a parsed double",
+        // SURVIVOR in identity_verdict on the real 1.8.0 (killed in kafka_poison).
+        sections: BOTH,
+    },
+    MutantInfo {
+        mutant: Mutant::PoisonInt64Unbounded,
+        id: "poison-int64-unbounded",
+        family: "poison",
+        rule: "an integer member must fit 64 signed bits: 9223372036854775808 is poison",
+        habit: "an arbitrary-precision integer (Python int, BigInteger) taken as is",
+        // SURVIVOR in identity_verdict on the real 1.8.0 (killed in kafka_poison).
+        sections: BOTH,
+    },
+    MutantInfo {
+        mutant: Mutant::PoisonDataNumbersUnchecked,
+        id: "poison-data-numbers-unchecked",
+        family: "poison",
+        rule: "a number inside data must be a finite double: 1e400 is poison",
+        habit: "json.loads reads 1e400 as inf and nothing checks it",
+        // SURVIVOR in identity_verdict on the real 1.8.0 (killed in kafka_poison).
+        sections: BOTH,
+    },
+    MutantInfo {
+        mutant: Mutant::PoisonTypeCheckLastOnly,
+        id: "poison-type-check-last-only",
+        family: "poison",
+        rule: "every occurrence of a repeated known member is type-checked, not only the last",
+        habit: "parse to a map first (last duplicate wins), then type-check the map",
+        // SURVIVOR of the real 1.8.0 suite: killed only by the proposal/manifest.json cases.
+        sections: BOTH,
+    },
+    MutantInfo {
+        mutant: Mutant::PoisonNonStringJobFatal,
+        id: "poison-non-string-job-fatal",
+        family: "poison",
+        rule: "a job that is not a string is ignored (ADR-0032 section 6), never a type error",
+        habit: "a typed decoder with job: string (the pre-1.6.0 table made {\"job\":5} poison)",
+        sections: BOTH,
+    },
+    MutantInfo {
+        mutant: Mutant::PoisonUrnNonStringFatal,
+        id: "poison-urn-non-string-fatal",
+        family: "poison",
+        rule: "a urn that is not a string is ignored, never a type error",
+        habit: "a typed decoder with urn: string",
+        sections: BOTH,
+    },
+    MutantInfo {
+        mutant: Mutant::PoisonDuplicateFirstWins,
+        id: "poison-duplicate-first-wins",
+        family: "poison",
+        rule: "the last of a repeated top-level key wins before the identity rule applies",
+        habit: "a streaming reader that keeps the first value it meets",
+        sections: BOTH,
+    },
+    MutantInfo {
+        mutant: Mutant::PoisonBlankNoFallback,
+        id: "poison-blank-job-no-fallback",
+        family: "poison",
+        rule: "a blank string job falls back to urn",
+        habit: "job is a string, so it is the identity; blank means none, without looking at urn",
+        sections: BOTH,
+    },
+    MutantInfo {
+        mutant: Mutant::PoisonBlankSpacesOnly,
+        id: "poison-blank-spaces-only",
+        family: "poison",
+        rule: "blank is empty or ASCII whitespace only: \" \\t\" is blank",
+        habit: "job.strip(' ') / trim(' ') that only removes spaces",
+        sections: &["identity_verdict"],
+    },
+    MutantInfo {
+        mutant: Mutant::PoisonSchemaVersionGated,
+        id: "poison-schema-version-gated",
+        family: "poison",
+        rule: "the decoder does not gate on meta.schema_version: 2 decodes (the gate is separate)",
+        habit: "folding the schema-version check into the body decoder",
+        sections: &["kafka_poison"],
+    },
+    MutantInfo {
+        mutant: Mutant::DlqWrapsEverything,
+        id: "dlq-wraps-everything",
+        family: "poison",
+        rule: "a strict object body is spliced (the body plus dead_letter), not wrapped",
+        habit: "always {\"raw\": body}: simplest writer, loses the object shape",
+        sections: &["poison_dlq"],
+    },
+    MutantInfo {
+        mutant: Mutant::DlqRawEncodingUtf8,
+        id: "dlq-raw-encoding-utf8",
+        family: "poison",
+        rule: "raw_encoding is omitted for a text raw, never written as utf8",
+        habit: "always writing the encoding field, with its default value",
+        sections: &["poison_dlq"],
+    },
+    MutantInfo {
+        mutant: Mutant::DlqReplacementChar,
+        id: "dlq-replacement-char",
+        family: "poison",
+        rule: "bytes that are not UTF-8 are base64 with raw_encoding, never U+FFFD-substituted",
+        habit: "bytes.decode('utf-8', 'replace') / new String(bytes, UTF_8)",
+        sections: &["poison_dlq"],
+    },
+    MutantInfo {
+        mutant: Mutant::DlqBase64Unpadded,
+        id: "dlq-base64-unpadded",
+        family: "poison",
+        rule: "raw base64 is the standard padded alphabet (RFC 4648 section 4)",
+        habit: "base64.RawStdEncoding / a no-padding encoder",
+        sections: &["poison_dlq"],
+    },
+    MutantInfo {
+        mutant: Mutant::DlqReencodedSplice,
+        id: "dlq-reencoded-splice",
+        family: "poison",
+        rule: "a splice is byte-level: 1e400 and both of two repeated members stay verbatim",
+        habit: "parse the body, add dead_letter, serialize again",
+        sections: &["poison_dlq"],
+    },
+    MutantInfo {
+        mutant: Mutant::DlqNanAccepted,
+        id: "dlq-nan-accepted",
+        family: "poison",
+        rule: "an object with NaN / Infinity literals is not strict JSON: it is wrapped",
+        habit: "Python json.loads, which reads NaN and Infinity by default",
+        sections: &["poison_dlq"],
+    },
+    MutantInfo {
+        mutant: Mutant::DlqLoneSurrogateAccepted,
+        id: "dlq-lone-surrogate-accepted",
+        family: "poison",
+        rule: "an object with an unpaired surrogate escape is wrapped",
+        habit: "a parser that keeps lone surrogates (Python json, JavaScript JSON.parse)",
+        sections: &["poison_dlq"],
+    },
+    MutantInfo {
+        mutant: Mutant::DlqBomSkipped,
+        id: "dlq-bom-skipped",
+        family: "poison",
+        rule: "a body with a leading BOM is wrapped as it is",
+        habit: "a reader that drops the BOM before parsing (utf-8-sig)",
+        sections: &["poison_dlq"],
+    },
+    MutantInfo {
+        mutant: Mutant::DlqExistingDeadLetterSpliced,
+        id: "dlq-existing-dead-letter-spliced",
+        family: "poison",
+        rule: "an object that already has a top-level dead_letter is wrapped, not spliced",
+        habit: "splice anyway (two dead_letter members, or the old one overwritten)",
+        sections: &["poison_dlq"],
+    },
+    MutantInfo {
+        mutant: Mutant::DlqWhitespaceWrapped,
+        id: "dlq-whitespace-wrapped",
+        family: "poison",
+        rule: "JSON whitespace around the object does not stop the splice",
+        habit: "body.startsWith(\"{\") && body.endsWith(\"}\") as the object test",
+        sections: &["poison_dlq"],
+    },
+    MutantInfo {
+        mutant: Mutant::DlqKeySurrogateUnchecked,
+        id: "dlq-key-surrogate-unchecked",
+        family: "poison",
+        rule: "an unpaired surrogate escape in a member name also forces the wrapper",
+        habit: "walking the parsed values for lone surrogates, never the keys",
+        sections: &["poison_dlq"],
+    },
+    MutantInfo {
+        mutant: Mutant::DlqNestedDeadLetterWrapped,
+        id: "dlq-nested-dead-letter-wrapped",
+        family: "poison",
+        rule: "only a TOP-LEVEL dead_letter member forces the wrapper; a nested one is spliced",
+        habit: "text.contains(\"\\\"dead_letter\\\"\") / a recursive key search",
+        // SURVIVOR of the real 1.8.0 suite: killed only by the proposal/manifest.json case.
+        sections: &["poison_dlq"],
+    },
+];
+
+/// Under the mutant, a meta.schema_version other than 1 makes the body poison.
+pub fn schema_version_gated(doc: &scan::Doc<'_>) -> bool {
+    if !on(Mutant::PoisonSchemaVersionGated) {
+        return false;
+    }
+    let last = |at: usize, name: &str| {
+        let members = doc.members(at);
+        members
+            .iter()
+            .rev()
+            .find(|(n, _)| n.text == name)
+            .map(|(_, v)| *v)
+    };
+    last(0, "meta")
+        .and_then(|m| last(m, "schema_version"))
+        .is_some_and(|v| doc.nodes[v].kind == scan::Kind::Number && doc.source(v) != "1")
+}
+
+/// Under the mutant, a body with JSON whitespace around it is not taken as an object.
+pub fn whitespace_wrapped(text: &str) -> bool {
+    on(Mutant::DlqWhitespaceWrapped) && !(text.starts_with('{') && text.ends_with('}'))
+}
+
+/// Whether the DLQ writer sees an unpaired surrogate escape in `doc`.
+pub fn lone_surrogate_seen(doc: &scan::Doc<'_>) -> bool {
+    if on(Mutant::DlqLoneSurrogateAccepted) {
+        return false;
+    }
+    if on(Mutant::DlqKeySurrogateUnchecked) {
+        return doc.nodes.iter().any(|n| {
+            matches!(
+                n.kind,
+                scan::Kind::String {
+                    lone_surrogate: true,
+                    ..
+                }
+            )
+        });
+    }
+    doc.has_lone_surrogate()
+}
+
+/// Whether the DLQ writer finds a `dead_letter` member that forces the wrapper.
+pub fn dead_letter_seen(doc: &scan::Doc<'_>) -> bool {
+    if on(Mutant::DlqExistingDeadLetterSpliced) {
+        return false;
+    }
+    let named =
+        |members: &[(scan::Name, usize)]| members.iter().any(|(n, _)| n.text == "dead_letter");
+    if on(Mutant::DlqNestedDeadLetterWrapped) {
+        return (0..doc.nodes.len()).any(|i| named(doc.members(i)));
+    }
+    named(doc.members(0))
+}
+
+/// The body text the classifier reads: without a leading BOM under the mutant.
+pub fn bom_skipped(text: &str) -> &str {
+    skip_bom(text, Mutant::PoisonBomSkipped)
+}
+
+/// The body text the DLQ writer reads: without a leading BOM under the mutant.
+pub fn dlq_bom_skipped(text: &str) -> &str {
+    skip_bom(text, Mutant::DlqBomSkipped)
+}
+
+fn skip_bom(text: &str, mutant: Mutant) -> &str {
+    if on(mutant) {
+        text.strip_prefix('\u{FEFF}').unwrap_or(text)
+    } else {
+        text
+    }
+}
+
+/// Whether a member spelled `found` is the known member `known`.
+pub fn same_name(found: &str, known: &str) -> bool {
+    if on(Mutant::PoisonKeysCaseInsensitive) {
+        found.eq_ignore_ascii_case(known)
+    } else {
+        found == known
+    }
+}
+
+/// Whether an integer member written as `lexeme` is accepted (`rule` is the contract's test).
+pub fn integer_accepted(lexeme: &str, rule: fn(&str) -> bool) -> bool {
+    if on(Mutant::PoisonIntegralFloatAccepted) {
+        let v = lexeme.parse::<f64>().unwrap_or(f64::NAN);
+        v.fract() == 0.0 && v.abs() < 9.3e18
+    } else if on(Mutant::PoisonInt64Unbounded) {
+        !lexeme.contains(['.', 'e', 'E'])
+    } else {
+        rule(lexeme)
+    }
+}
+
+/// Whether a string identity is blank (`rule` is the contract's test).
+pub fn blank(s: &str, rule: fn(&str) -> bool) -> bool {
+    if on(Mutant::PoisonBlankSpacesOnly) {
+        s.chars().all(|c| c == ' ')
+    } else {
+        rule(s)
+    }
+}
+
+/// Whether a non-string `name` (`job` or `urn`) is a decode error under the active mutant.
+pub fn non_string_identity_fatal(name: &str) -> bool {
+    match name {
+        "job" => on(Mutant::PoisonNonStringJobFatal),
+        _ => on(Mutant::PoisonUrnNonStringFatal),
+    }
+}
+
+/// The wrapper of bytes that are not UTF-8.
+pub fn undecodable_raw(bytes: &[u8]) -> Map<String, Value> {
+    if on(Mutant::DlqReplacementChar) {
+        let mut raw = Map::new();
+        let text = String::from_utf8_lossy(bytes).into_owned();
+        raw.insert("raw".into(), Value::String(text));
+        return raw;
+    }
+    let mut raw = dlq::base64_wrapper(bytes);
+    if on(Mutant::DlqBase64Unpadded)
+        && let Some(Value::String(s)) = raw.get_mut("raw")
+    {
+        s.truncate(s.trim_end_matches('=').len());
+    }
+    raw
+}
+
+/// Adds the encoding field to a text wrapper under the mutant.
+pub fn text_raw_encoding(raw: &mut Map<String, Value>) {
+    if on(Mutant::DlqRawEncodingUtf8) {
+        raw.insert("raw_encoding".into(), Value::String("utf8".into()));
+    }
+}
+
+/// Under the mutant, the body with `NaN` / `Infinity` read as numbers (here: replaced by 0).
+pub fn non_finite_literals_read(text: &str) -> Option<String> {
+    on(Mutant::DlqNanAccepted).then(|| {
+        text.replace("-Infinity", "0")
+            .replace("Infinity", "0")
+            .replace("NaN", "0")
+    })
+}
+
+/// Under the mutant, the record a re-encoding writer makes: the body parsed (numbers as
+/// doubles, 1e400 becoming null; a repeated member keeping its last value) plus dead_letter.
+/// A body its parser cannot read (nesting beyond its limit) is left to the splice.
+pub fn reencoded_splice(text: &str, block_text: &str) -> Option<String> {
+    if !on(Mutant::DlqReencodedSplice) {
+        return None;
+    }
+    let doc = scan::scan(text).ok()?;
+    if doc.max_depth > dlq::DEPTH_LIMIT {
+        return None;
+    }
+    let mut replaced = String::new();
+    let mut last = 0;
+    for (i, node) in doc.nodes.iter().enumerate() {
+        if node.kind == scan::Kind::Number && doc.source(i).parse::<serde_json::Number>().is_err() {
+            replaced.push_str(&text[last..node.start]);
+            replaced.push_str("null");
+            last = node.end;
+        }
+    }
+    replaced.push_str(&text[last..]);
+    let reread = scan::scan(&replaced).ok()?;
+    let mut object = match value::to_value(&reread)? {
+        Value::Object(map) => map,
+        _ => return None,
+    };
+    let block: Value = serde_json::from_str(block_text).ok()?;
+    object.insert("dead_letter".into(), block);
+    Some(Value::Object(object).to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{BTreeMap, BTreeSet};
+
+    use serde_json::{Map, Value};
+
+    use super::MUTANTS;
+    use crate::outcome::Verdict;
+    use crate::realkit::release;
+    use crate::{evaluate, evaluate_mutant};
+
+    const SECTIONS: [&str; 3] = ["kafka_poison", "identity_verdict", "poison_dlq"];
+
+    /// The real 1.8.0 manifest cut down to the poison sections.
+    fn poison_sections(manifest: &Value) -> Value {
+        let mut cut = Map::new();
+        for s in SECTIONS {
+            cut.insert(s.to_string(), manifest[s].clone());
+        }
+        Value::Object(cut)
+    }
+
+    /// For each mutant of the family, the sections in which a case the reference passes fails.
+    pub(super) fn killing_sections(
+        manifest: &Value,
+        files: &BTreeMap<String, String>,
+    ) -> BTreeMap<&'static str, BTreeSet<String>> {
+        let baseline = evaluate(manifest, files);
+        assert!(baseline.iter().all(|o| o.verdict == Verdict::Pass));
+        MUTANTS
+            .iter()
+            .map(|info| {
+                let kills = evaluate_mutant(manifest, files, info.mutant)
+                    .into_iter()
+                    .filter(|o| o.verdict != Verdict::Pass)
+                    .map(|o| o.section)
+                    .collect();
+                (info.id, kills)
+            })
+            .collect()
+    }
+
+    /// Mutants no real 1.8.0 case kills in these sections (findings; proposal/manifest.json kills them).
+    const SURVIVORS: &[(&str, &[&str])] = &[
+        (
+            "poison-type-check-last-only",
+            &["kafka_poison", "identity_verdict"],
+        ),
+        ("poison-integral-float-accepted", &["identity_verdict"]),
+        ("poison-int64-unbounded", &["identity_verdict"]),
+        ("poison-data-numbers-unchecked", &["identity_verdict"]),
+        ("dlq-nested-dead-letter-wrapped", &["poison_dlq"]),
+    ];
+
+    fn survives_in(id: &str) -> &'static [&'static str] {
+        SURVIVORS
+            .iter()
+            .find(|(s, _)| *s == id)
+            .map_or(&[], |(_, sections)| sections)
+    }
+
+    #[test]
+    fn each_mutant_is_killed_in_each_section_it_names_except_the_survivors() {
+        let (manifest, files) = release("1.8.0");
+        let kills = killing_sections(&poison_sections(&manifest), &files);
+        for info in MUTANTS {
+            let killed = &kills[info.id];
+            for s in info.sections {
+                let survives = survives_in(info.id).contains(s);
+                assert_eq!(!killed.contains(*s), survives, "{} in `{s}`", info.id);
+            }
+        }
+    }
+
+    /// The poison sections of the real 1.8.0 with the proposal merged in, and the ids
+    /// (`section/name`) of the cases the proposal adds to them.
+    fn with_proposal(manifest: &Value) -> (Value, BTreeSet<String>) {
+        let (full, _) = crate::realkit::with_proposal();
+        let merged = poison_sections(&full);
+        let real = poison_sections(manifest);
+        let mut names = BTreeSet::new();
+        for (section, block) in merged.as_object().expect("an object") {
+            let before = real[section.as_str()]["cases"]
+                .as_array()
+                .map_or(0, Vec::len);
+            for case in block["cases"]
+                .as_array()
+                .expect("cases")
+                .iter()
+                .skip(before)
+            {
+                names.insert(format!(
+                    "{section}/{}",
+                    case["name"].as_str().expect("a name")
+                ));
+            }
+        }
+        (merged, names)
+    }
+
+    #[test]
+    fn the_proposal_passes_and_kills_every_survivor_where_it_survives() {
+        let (manifest, files) = release("1.8.0");
+        let (merged, proposed) = with_proposal(&manifest);
+        assert!(
+            evaluate(&merged, &files)
+                .iter()
+                .all(|o| o.verdict == Verdict::Pass)
+        );
+        for (id, sections) in SURVIVORS {
+            let info = MUTANTS.iter().find(|m| m.id == *id).expect("catalogued");
+            let killers: BTreeSet<String> = evaluate_mutant(&merged, &files, info.mutant)
+                .into_iter()
+                .filter(|o| o.verdict != Verdict::Pass)
+                .map(|o| format!("{}/{}", o.section, o.id))
+                .collect();
+            for s in *sections {
+                assert!(
+                    killers
+                        .iter()
+                        .any(|k| k.starts_with(&format!("{s}/")) && proposed.contains(k)),
+                    "{id} is not killed by a proposed `{s}` case: {killers:?}"
+                );
+            }
+        }
+    }
+}

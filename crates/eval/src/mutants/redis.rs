@@ -1,0 +1,415 @@
+//! Redis mutants: the key layout, the list element, and the behaviour of the queue scripts
+//! (scores, migrate, reserve, release, the legacy sweep and its settle gate).
+//!
+//! Survivors of the real suite 1.8.0 (no real case kills them; `proposal/manifest.json` holds the cases
+//! that would): `redis-due-against-unfloored-clock`, `redis-zset-poison-only-raw` and
+//! `redis-legacy-poison-delivered`.
+
+use super::{Mutant, MutantInfo, on};
+
+const LAYOUT: &[&str] = &["redis_layout"];
+
+macro_rules! info {
+    ($m:ident, $id:literal, $rule:literal, $habit:literal) => {
+        info!($m, $id, $rule, $habit, LAYOUT)
+    };
+    ($m:ident, $id:literal, $rule:literal, $habit:literal, $sections:expr) => {
+        MutantInfo {
+            mutant: Mutant::$m,
+            id: $id,
+            family: "redis",
+            rule: $rule,
+            habit: $habit,
+            sections: $sections,
+        }
+    };
+}
+
+pub const MUTANTS: &[MutantInfo] = &[
+    info!(
+        RedisLayoutWithoutPrefix,
+        "redis-layout-without-prefix",
+        "the ready list of queue q is queues:q (Laravel-compatible layout)",
+        "using the bare queue name as the list key"
+    ),
+    info!(
+        RedisReservedAsProcessing,
+        "redis-reserved-as-processing",
+        "reserved entries live in queues:q:reserved",
+        "the :processing list of other Redis queue libraries"
+    ),
+    info!(
+        RedisPayloadWrapped,
+        "redis-payload-wrapped",
+        "the list element is the envelope itself, byte for byte",
+        "wrapping the envelope in a {\"payload\": ...} job record",
+        &["redis"]
+    ),
+    info!(
+        RedisDelayScoreUnfloored,
+        "redis-delay-score-unfloored",
+        "a delayed score is floor(now) + ceil(delay)",
+        "rounding the sum once: ceil(now + delay)"
+    ),
+    info!(
+        RedisDeadlineUnfloored,
+        "redis-deadline-unfloored",
+        "the reservation deadline is floor(now) + retry_after, whole seconds",
+        "scoring the deadline with the raw fractional clock"
+    ),
+    info!(
+        RedisNullRetryAfterFinite,
+        "redis-null-retry-after-finite",
+        "retry_after null writes the deadline member with score +inf",
+        "treating a null retry_after as zero seconds"
+    ),
+    info!(
+        RedisDueAgainstUnflooredClock,
+        "redis-due-against-unfloored-clock",
+        "migrate and sweep move members whose score <= floor(now)",
+        "passing the fractional clock to ZRANGEBYSCORE"
+    ),
+    info!(
+        RedisRecoversWithNullRetryAfter,
+        "redis-recovers-with-null-retry-after",
+        "retry_after null skips the :reserved recovery of the migrate",
+        "always migrating both sorted sets"
+    ),
+    info!(
+        RedisMigratesReservedFirst,
+        "redis-migrates-reserved-first",
+        "the migrate moves :delayed before :reserved",
+        "recovering crashed reservations before due delayed jobs"
+    ),
+    info!(
+        RedisMigrateBatchIgnored,
+        "redis-migrate-batch-ignored",
+        "one migrate or sweep moves at most migration_batch_size members",
+        "ignoring the batch-size knob (LIMIT 0 -1)"
+    ),
+    info!(
+        RedisMigrateWithoutNotify,
+        "redis-migrate-without-notify",
+        "the migrate pushes one notify token per moved item",
+        "moving members without waking blocked consumers"
+    ),
+    info!(
+        RedisReserveKeepsNotify,
+        "redis-reserve-keeps-notify",
+        "a reserve consumes one :notify token",
+        "a pop script without the LPOP of the notify list"
+    ),
+    info!(
+        RedisDecodeUnguarded,
+        "redis-decode-unguarded",
+        "the reserve script decodes inside pcall and reserves an undecodable job raw",
+        "calling cjson.decode directly: the script aborts after LPOP and the job is lost"
+    ),
+    info!(
+        RedisEncodeUnguarded,
+        "redis-encode-unguarded",
+        "the reserve script re-encodes inside pcall and reserves the job raw when that fails",
+        "guarding only the decode: a non-finite number aborts the script after LPOP"
+    ),
+    info!(
+        RedisHandlerGetsMember,
+        "redis-handler-gets-member",
+        "the handler receives the raw job byte for byte, not the re-encoded member",
+        "handing the :reserved member (attempts + 1, cjson-encoded) to the handler"
+    ),
+    info!(
+        RedisZsetPoisonOnlyRaw,
+        "redis-zset-poison-only-raw",
+        "a reserved job the SDK cannot decode into an envelope with an identity is poison",
+        "trusting the Lua rewrite: only a raw-kept member is poison"
+    ),
+    info!(
+        RedisReleaseKeepsAttempts,
+        "redis-release-keeps-attempts",
+        "the released body carries attempts + 1",
+        "re-queueing the delivered body unchanged"
+    ),
+    info!(
+        RedisReleaseBodyCjson,
+        "redis-release-body-cjson",
+        "the release body is SDK-encoded: integers exact, {} and [] kept",
+        "re-queueing the cjson-encoded :reserved member"
+    ),
+    info!(
+        RedisTokenlessDeadlineMember,
+        "redis-tokenless-deadline-member",
+        "a legacy deadline member is <32 lowercase hex token>:<raw>",
+        "scoring the raw value itself in the deadline set"
+    ),
+    info!(
+        RedisSweepToHead,
+        "redis-sweep-to-head",
+        "the sweep pushes recovered members to the END of the ready list",
+        "LPUSH-ing recovered work to jump the queue"
+    ),
+    info!(
+        RedisLremAllCopies,
+        "redis-lrem-all-copies",
+        "ack, release and sweep remove exactly one copy from :processing (LREM count 1)",
+        "LREM with count 0, which removes every identical copy"
+    ),
+    info!(
+        RedisSweepSkipsColonCheck,
+        "redis-sweep-skips-colon-check",
+        "a deadline member not shaped <32 bytes>:<raw> is only ZREMed",
+        "stripping 33 bytes without checking the separator"
+    ),
+    info!(
+        RedisOrphanResurrected,
+        "redis-orphan-resurrected",
+        "an expired member whose LREM removes nothing is only ZREMed",
+        "pushing the raw value back whatever LREM returned"
+    ),
+    info!(
+        RedisAckUngated,
+        "redis-ack-ungated",
+        "a legacy ack acts only while its own deadline member exists",
+        "LREM-ing the raw value on every ack, also a late one"
+    ),
+    info!(
+        RedisReleaseUngated,
+        "redis-release-ungated",
+        "a legacy release with a stale token touches nothing",
+        "pushing the body back without the ZREM gate"
+    ),
+    info!(
+        RedisDlqUngated,
+        "redis-dlq-ungated",
+        "a legacy dead-letter with a stale token writes nothing",
+        "writing the DLQ entry without the ZREM gate"
+    ),
+    info!(
+        RedisLegacyPoisonDelivered,
+        "redis-legacy-poison-delivered",
+        "a legacy reservation whose body is not an envelope with an identity is poison",
+        "handing whatever the list held to the handler"
+    ),
+    info!(
+        RedisMigrateOneChunk,
+        "redis-migrate-one-chunk",
+        "the migrate moves every due member, pushing them in chunks of 100",
+        "one RPUSH of the first unpack chunk while ZREMRANGEBYRANK drops them all"
+    ),
+    info!(
+        RedisSweepBumpsAttempts,
+        "redis-sweep-bumps-attempts",
+        "the legacy sweep moves members back byte for byte, attempts unchanged",
+        "counting a recovery as an attempt, as the zset layout's reserve does"
+    ),
+    info!(
+        RedisReserveStoresRaw,
+        "redis-reserve-stores-raw",
+        "the :reserved member of a decodable job carries attempts + 1",
+        "a pop script that reserves the job exactly as popped"
+    ),
+];
+
+/// The Laravel key prefix actually used.
+pub fn prefix(configured: &str) -> &str {
+    if on(Mutant::RedisLayoutWithoutPrefix) {
+        ""
+    } else {
+        configured
+    }
+}
+
+/// The suffix of the reserved key.
+pub fn reserved_suffix() -> &'static str {
+    if on(Mutant::RedisReservedAsProcessing) {
+        "processing"
+    } else {
+        "reserved"
+    }
+}
+
+/// The element pushed for `envelope_json`.
+pub fn element(envelope_json: &str) -> String {
+    if on(Mutant::RedisPayloadWrapped) {
+        format!("{{\"payload\":{envelope_json}}}")
+    } else {
+        envelope_json.to_owned()
+    }
+}
+
+/// The deadline member of a legacy reservation.
+pub fn deadline_member(token: &str, raw: &str) -> String {
+    if on(Mutant::RedisTokenlessDeadlineMember) {
+        raw.to_owned()
+    } else {
+        format!("{token}:{raw}")
+    }
+}
+
+pub fn delay_score_unfloored() -> bool {
+    on(Mutant::RedisDelayScoreUnfloored)
+}
+pub fn deadline_unfloored() -> bool {
+    on(Mutant::RedisDeadlineUnfloored)
+}
+pub fn null_retry_after_finite() -> bool {
+    on(Mutant::RedisNullRetryAfterFinite)
+}
+pub fn due_against_unfloored_clock() -> bool {
+    on(Mutant::RedisDueAgainstUnflooredClock)
+}
+pub fn recovers_with_null_retry_after() -> bool {
+    on(Mutant::RedisRecoversWithNullRetryAfter)
+}
+pub fn migrates_reserved_first() -> bool {
+    on(Mutant::RedisMigratesReservedFirst)
+}
+pub fn batch_ignored() -> bool {
+    on(Mutant::RedisMigrateBatchIgnored)
+}
+pub fn migrate_without_notify() -> bool {
+    on(Mutant::RedisMigrateWithoutNotify)
+}
+pub fn reserve_keeps_notify() -> bool {
+    on(Mutant::RedisReserveKeepsNotify)
+}
+pub fn decode_unguarded() -> bool {
+    on(Mutant::RedisDecodeUnguarded)
+}
+pub fn encode_unguarded() -> bool {
+    on(Mutant::RedisEncodeUnguarded)
+}
+pub fn handler_gets_member() -> bool {
+    on(Mutant::RedisHandlerGetsMember)
+}
+pub fn zset_poison_only_raw() -> bool {
+    on(Mutant::RedisZsetPoisonOnlyRaw)
+}
+pub fn release_keeps_attempts() -> bool {
+    on(Mutant::RedisReleaseKeepsAttempts)
+}
+pub fn release_body_cjson() -> bool {
+    on(Mutant::RedisReleaseBodyCjson)
+}
+pub fn sweep_to_head() -> bool {
+    on(Mutant::RedisSweepToHead)
+}
+pub fn lrem_all_copies() -> bool {
+    on(Mutant::RedisLremAllCopies)
+}
+pub fn sweep_skips_colon_check() -> bool {
+    on(Mutant::RedisSweepSkipsColonCheck)
+}
+pub fn orphan_resurrected() -> bool {
+    on(Mutant::RedisOrphanResurrected)
+}
+pub fn ack_ungated() -> bool {
+    on(Mutant::RedisAckUngated)
+}
+pub fn release_ungated() -> bool {
+    on(Mutant::RedisReleaseUngated)
+}
+pub fn dlq_ungated() -> bool {
+    on(Mutant::RedisDlqUngated)
+}
+pub fn legacy_poison_delivered() -> bool {
+    on(Mutant::RedisLegacyPoisonDelivered)
+}
+pub fn migrate_one_chunk() -> bool {
+    on(Mutant::RedisMigrateOneChunk)
+}
+pub fn sweep_bumps_attempts() -> bool {
+    on(Mutant::RedisSweepBumpsAttempts)
+}
+pub fn reserve_stores_raw() -> bool {
+    on(Mutant::RedisReserveStoresRaw)
+}
+
+/// The mutants of this family that no case of the real suite 1.8.0 kills.
+pub const SURVIVORS_OF_1_8_0: &[Mutant] = &[
+    Mutant::RedisDueAgainstUnflooredClock,
+    Mutant::RedisZsetPoisonOnlyRaw,
+    Mutant::RedisLegacyPoisonDelivered,
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::outcome::Verdict;
+    use crate::{evaluate, evaluate_mutant};
+    use serde_json::{Map, Value};
+    use std::collections::BTreeMap;
+
+    /// The sections of `manifest` this family names, alone.
+    fn family_sections(manifest: &Value) -> Value {
+        let mut only = Map::new();
+        for m in MUTANTS {
+            for s in m.sections {
+                only.insert((*s).to_owned(), manifest[*s].clone());
+            }
+        }
+        Value::Object(only)
+    }
+
+    /// Per mutant of the family, the sections in which a case the model passes fails.
+    pub(crate) fn kills(
+        manifest: &Value,
+        files: &BTreeMap<String, String>,
+    ) -> Vec<(Mutant, Vec<String>)> {
+        let manifest = family_sections(manifest);
+        let base = evaluate(&manifest, files);
+        assert!(
+            base.iter().all(|o| o.verdict == Verdict::Pass),
+            "the model must pass every case first"
+        );
+        MUTANTS
+            .iter()
+            .map(|m| {
+                let mut sections: Vec<String> = evaluate_mutant(&manifest, files, m.mutant)
+                    .into_iter()
+                    .filter(|o| o.verdict != Verdict::Pass)
+                    .map(|o| o.section)
+                    .collect();
+                sections.dedup();
+                (m.mutant, sections)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn each_mutant_is_killed_in_its_sections_by_the_real_1_8_0_except_the_survivors() {
+        let (manifest, files) = crate::realkit::release("1.8.0");
+        for (mutant, killed_in) in kills(&manifest, &files) {
+            let info = MUTANTS.iter().find(|m| m.mutant == mutant).expect("listed");
+            if SURVIVORS_OF_1_8_0.contains(&mutant) {
+                assert!(
+                    killed_in.is_empty(),
+                    "{} now killed in {killed_in:?}",
+                    info.id
+                );
+                continue;
+            }
+            for s in info.sections {
+                assert!(
+                    killed_in.iter().any(|k| k == s),
+                    "{} survives `{s}` (killed in {killed_in:?})",
+                    info.id
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_proposal_cases_pass_the_model_and_kill_every_survivor() {
+        let (manifest, files) = crate::realkit::with_proposal();
+        for (mutant, killed_in) in kills(&manifest, &files) {
+            let info = MUTANTS.iter().find(|m| m.mutant == mutant).expect("listed");
+            for s in info.sections {
+                assert!(
+                    killed_in.iter().any(|k| k == s),
+                    "{} survives `{s}`",
+                    info.id
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,266 @@
+//! Worker retry backoff mutants: the formula `d(n) = min(max, base * multiplier^(n-1))` and
+//! its full-jitter bounds (section `retry_backoff`).
+//!
+//! Survivors on the real 1.8.0 suite (every capped case there has a base of 1, and no delay
+//! reaches 2^33 s): `retry-backoff-caps-factor`, `retry-backoff-first-retry-uncapped` and
+//! `retry-backoff-int64-nanoseconds`; `proposal/manifest.json` adds the cases that kill them.
+
+use super::{Mutant, MutantInfo, on};
+use crate::bindings::decimal::Dec;
+use crate::bindings::retry::{Amount, Jitter};
+
+pub const MUTANTS: &[MutantInfo] = &[
+    MutantInfo {
+        mutant: Mutant::RetryBackoffExponentFromZero,
+        id: "retry-backoff-exponent-from-zero",
+        family: "retry",
+        rule: "the n-th attempt waits base * multiplier^(n-1): the first retry waits the base",
+        habit: "raising the multiplier to the 1-based attempt number",
+        sections: &["retry_backoff"],
+    },
+    MutantInfo {
+        mutant: Mutant::RetryBackoffZeroMaxCaps,
+        id: "retry-backoff-zero-max-caps",
+        family: "retry",
+        rule: "retry_backoff_max of 0 means no cap",
+        habit: "min(max, d) applied unconditionally, so the default max of 0 zeroes every delay",
+        sections: &["retry_backoff"],
+    },
+    MutantInfo {
+        mutant: Mutant::RetryBackoffCapsBase,
+        id: "retry-backoff-caps-base",
+        family: "retry",
+        rule: "the cap bounds the grown delay",
+        habit: "clamping the base delay, then growing it past the cap",
+        sections: &["retry_backoff"],
+    },
+    MutantInfo {
+        mutant: Mutant::RetryBackoffCapsFactor,
+        id: "retry-backoff-caps-factor",
+        family: "retry",
+        rule: "the cap bounds the delay in seconds, not the growth factor",
+        habit: "reading retry_backoff_max as a cap on multiplier^(n-1) (a 'max backoff factor')",
+        sections: &["retry_backoff"],
+    },
+    MutantInfo {
+        mutant: Mutant::RetryBackoffFirstRetryUncapped,
+        id: "retry-backoff-first-retry-uncapped",
+        family: "retry",
+        rule: "the cap applies from the first attempt on",
+        habit: "returning the base as is for the first retry and capping only the growth",
+        sections: &["retry_backoff"],
+    },
+    MutantInfo {
+        mutant: Mutant::RetryBackoffWholeSeconds,
+        id: "retry-backoff-whole-seconds",
+        family: "retry",
+        rule: "the delay keeps its fraction of a second",
+        habit: "holding the delay as an integer number of seconds",
+        sections: &["retry_backoff"],
+    },
+    MutantInfo {
+        mutant: Mutant::RetryBackoffInt64Nanoseconds,
+        id: "retry-backoff-int64-nanoseconds",
+        family: "retry",
+        rule: "an uncapped delay keeps growing as the formula says",
+        habit: "holding the delay as int64 nanoseconds (Go's time.Duration), stuck at ~292 years",
+        sections: &["retry_backoff"],
+    },
+    MutantInfo {
+        mutant: Mutant::RetryBackoffEqualJitter,
+        id: "retry-backoff-equal-jitter",
+        family: "retry",
+        rule: "full jitter draws from [0, d(n)]",
+        habit: "'equal jitter': d/2 + uniform(0, d/2)",
+        sections: &["retry_backoff"],
+    },
+    MutantInfo {
+        mutant: Mutant::RetryBackoffJitterIgnored,
+        id: "retry-backoff-jitter-ignored",
+        family: "retry",
+        rule: "retry_jitter full randomises the delay",
+        habit: "ignoring the jitter setting and always waiting d(n)",
+        sections: &["retry_backoff"],
+    },
+];
+
+/// Where the cap applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cap {
+    /// On the grown delay (the rule).
+    Result(Dec),
+    /// On the base, before growth.
+    Base(Dec),
+    /// On the growth factor `multiplier^(n-1)`.
+    Factor(Dec),
+}
+
+/// The power the multiplier is raised to for attempt `n`.
+pub fn exponent(n: u64) -> u64 {
+    if on(Mutant::RetryBackoffExponentFromZero) {
+        n
+    } else {
+        n.saturating_sub(1)
+    }
+}
+
+/// The cap for attempt `n` (`None`: uncapped).
+pub fn cap(max: Dec, n: u64) -> Option<Cap> {
+    if on(Mutant::RetryBackoffZeroMaxCaps) {
+        return Some(Cap::Result(max));
+    }
+    if max.is_zero() || (n == 1 && on(Mutant::RetryBackoffFirstRetryUncapped)) {
+        None
+    } else if on(Mutant::RetryBackoffCapsBase) {
+        Some(Cap::Base(max))
+    } else if on(Mutant::RetryBackoffCapsFactor) {
+        Some(Cap::Factor(max))
+    } else {
+        Some(Cap::Result(max))
+    }
+}
+
+/// The largest delay an int64 count of nanoseconds holds, in seconds.
+const INT64_NANOSECONDS: Dec = Dec::I64_MAX_NANOS;
+/// The delay as the SDK finally holds it.
+pub fn finish(amount: Amount) -> Amount {
+    if on(Mutant::RetryBackoffWholeSeconds) {
+        match amount {
+            Amount::Exact(d) => Amount::Exact(d.floor().unwrap_or(d)),
+            Amount::Approx(x) => Amount::Approx(x.floor()),
+        }
+    } else if on(Mutant::RetryBackoffInt64Nanoseconds) {
+        match amount {
+            Amount::Exact(d) => Amount::Exact(d.min(INT64_NANOSECONDS)),
+            Amount::Approx(x) => Amount::Exact(
+                Dec::from_f64(x).map_or(INT64_NANOSECONDS, |d| d.min(INT64_NANOSECONDS)),
+            ),
+        }
+    } else {
+        amount
+    }
+}
+
+/// The jitter bounds under the active mutant (`None`: the rule applies).
+pub fn jitter_range(d: Amount, jitter: Jitter) -> Option<(Amount, Amount)> {
+    if jitter != Jitter::Full {
+        return None;
+    }
+    if on(Mutant::RetryBackoffEqualJitter) {
+        let low = match d {
+            Amount::Exact(x) => x
+                .half()
+                .map_or(Amount::Approx(x.to_f64() / 2.0), Amount::Exact),
+            Amount::Approx(x) => Amount::Approx(x / 2.0),
+        };
+        Some((low, d))
+    } else if on(Mutant::RetryBackoffJitterIgnored) {
+        Some((d, d))
+    } else {
+        None
+    }
+}
+
+/// Every timing mutant (families backoff, delay and retry) against the real 1.8.0 suite, and
+/// the `proposal/manifest.json` cases that kill the survivors.
+#[cfg(test)]
+mod tests {
+    use super::super::{Mutant, MutantInfo, backoff, delay};
+    use super::MUTANTS;
+    use crate::outcome::{CaseOutcome, Verdict};
+    use crate::realkit;
+    use crate::{evaluate, evaluate_mutant};
+    use serde_json::{Map, Value};
+
+    const SECTIONS: [&str; 4] = ["backoff", "delay", "retry_backoff", "redis_delay"];
+
+    /// The mutants the real 1.8.0 suite lets through, each with the proposal case that kills it.
+    const SURVIVORS: [(Mutant, &str, &str); 5] = [
+        (
+            Mutant::BackoffDelayedTopicByDelay,
+            "backoff",
+            "between-tiers-topic-is-tier-index",
+        ),
+        (
+            Mutant::RetryBackoffCapsFactor,
+            "retry_backoff",
+            "cap-bounds-seconds-not-growth-factor",
+        ),
+        (
+            Mutant::RetryBackoffFirstRetryUncapped,
+            "retry_backoff",
+            "cap-below-base-applies-to-first-attempt",
+        ),
+        (
+            Mutant::RetryBackoffInt64Nanoseconds,
+            "retry_backoff",
+            "uncapped-growth-past-int64-nanoseconds",
+        ),
+        (
+            Mutant::RedisDelayWholeMilliseconds,
+            "redis_delay",
+            "sub-millisecond-delay-rounds-up",
+        ),
+    ];
+
+    /// The real 1.8.0 manifest cut down to the timing sections, with the proposal's cases
+    /// appended when `with_proposal`.
+    fn manifest(with_proposal: bool) -> (Value, std::collections::BTreeMap<String, String>) {
+        let (full, files) = if with_proposal {
+            realkit::with_proposal()
+        } else {
+            realkit::release("1.8.0")
+        };
+        let mut cut = Map::new();
+        for s in SECTIONS {
+            cut.insert(s.to_owned(), full[s].clone());
+        }
+        (Value::Object(cut), files)
+    }
+
+    fn failing(outcomes: &[CaseOutcome]) -> Vec<(String, String)> {
+        outcomes
+            .iter()
+            .filter(|o| o.verdict != Verdict::Pass)
+            .map(|o| (o.section.clone(), o.id.clone()))
+            .collect()
+    }
+
+    fn ours() -> Vec<&'static MutantInfo> {
+        [backoff::MUTANTS, delay::MUTANTS, MUTANTS]
+            .into_iter()
+            .flatten()
+            .collect()
+    }
+
+    #[test]
+    fn the_real_suite_kills_every_timing_mutant_but_the_listed_survivors() {
+        let (manifest, files) = manifest(false);
+        assert_eq!(failing(&evaluate(&manifest, &files)), vec![]);
+        for info in ours() {
+            let killed = failing(&evaluate_mutant(&manifest, &files, info.mutant));
+            let survivor = SURVIVORS.iter().any(|(m, _, _)| *m == info.mutant);
+            for section in info.sections {
+                let in_section = killed.iter().any(|(s, _)| s == section);
+                assert_eq!(
+                    in_section, !survivor,
+                    "{} in {section}: {killed:?}",
+                    info.id
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_proposal_cases_pass_and_kill_the_survivors() {
+        let (manifest, files) = manifest(true);
+        assert_eq!(failing(&evaluate(&manifest, &files)), vec![]);
+        for (mutant, section, case) in SURVIVORS {
+            let killed = failing(&evaluate_mutant(&manifest, &files, mutant));
+            assert!(
+                killed.contains(&(section.to_owned(), case.to_owned())),
+                "{mutant:?}: {killed:?}"
+            );
+        }
+    }
+}

@@ -1,0 +1,324 @@
+//! Settle mutants: how a consumer settles a version-gated delivery (`version_gate_<binding>`,
+//! ADR-0037) and a delivery at the Pulsar max-attempts cap (`pulsar_exhaustion`, ADR-0036).
+
+use super::{Mutant, MutantInfo, on};
+
+/// Every version-gate settle section.
+const GATE_SETTLE_SECTIONS: &[&str] = &[
+    "version_gate_pulsar",
+    "version_gate_artemis",
+    "version_gate_sqs",
+    "version_gate_asb",
+];
+
+pub const MUTANTS: &[MutantInfo] = &[
+    MutantInfo {
+        mutant: Mutant::VersionGateCountedAsFailure,
+        id: "version-gate-counted-as-failure",
+        family: "settle",
+        rule: "a version-gated delivery is settled on its first delivery, never retried, whatever the attempts",
+        habit: "routing the gate rejection through the handler-failure path, which retries below max attempts",
+        sections: GATE_SETTLE_SECTIONS,
+    },
+    MutantInfo {
+        mutant: Mutant::VersionGateReleaseHonoured,
+        id: "version-gate-release-honoured",
+        family: "settle",
+        rule: "the release strategy behaves as fail for a version-gated delivery: it is never released",
+        habit: "applying the configured on_unknown_urn strategy verbatim, so the delivery is requeued forever",
+        sections: GATE_SETTLE_SECTIONS,
+    },
+    MutantInfo {
+        mutant: Mutant::VersionGateWriteFailureAcked,
+        id: "version-gate-write-failure-acked",
+        family: "settle",
+        rule: "a failed write to <queue>.dlq leaves the delivery unsettled (not acknowledged)",
+        habit: "acknowledging in a finally block, so a failed DLQ write loses the message",
+        sections: GATE_SETTLE_SECTIONS,
+    },
+    MutantInfo {
+        mutant: Mutant::VersionGateRecordReencoded,
+        id: "version-gate-record-reencoded",
+        family: "settle",
+        rule: "the DLQ record of a version-gated delivery is the incoming body byte for byte",
+        habit: "decoding the body and re-encoding it before the write (canonical whitespace, numbers, key order)",
+        sections: GATE_SETTLE_SECTIONS,
+    },
+    MutantInfo {
+        mutant: Mutant::VersionGateDeadLetterStrategyNeedsSetting,
+        id: "version-gate-dead-letter-strategy-needs-setting",
+        family: "settle",
+        rule: "the dead_letter strategy writes the raw record even when the dead-letter setting is off",
+        habit: "checking the dead-letter setting before any DLQ write, whatever the strategy asked for",
+        sections: GATE_SETTLE_SECTIONS,
+    },
+    MutantInfo {
+        mutant: Mutant::VersionGateOffAcks,
+        id: "version-gate-off-acks",
+        family: "settle",
+        rule: "SQS and ASB leave an unwritten gated delivery to the broker (native), not acknowledged",
+        habit: "copying the Pulsar / Artemis acknowledge-and-log onto SQS and ASB",
+        sections: &["version_gate_sqs", "version_gate_asb"],
+    },
+    MutantInfo {
+        mutant: Mutant::ExhaustionComparesReconciled,
+        id: "exhaustion-compares-reconciled",
+        family: "settle",
+        rule: "the cap compares the counted attempts (reconciled + 1, this delivery included) with max_attempts",
+        habit: "comparing the attempts read from the message with the cap, one delivery too late",
+        sections: &["pulsar_exhaustion"],
+    },
+    MutantInfo {
+        mutant: Mutant::ExhaustionRecordAttemptsUncounted,
+        id: "exhaustion-record-attempts-uncounted",
+        family: "settle",
+        rule: "dead_letter.attempts of an exhausted delivery is the counted attempts (reconciled + 1)",
+        habit: "writing the attempts read from the message into the record, without this delivery",
+        sections: &["pulsar_exhaustion"],
+    },
+    MutantInfo {
+        mutant: Mutant::ExhaustionPropertyIgnored,
+        id: "exhaustion-bq-attempts-ignored",
+        family: "settle",
+        rule: "a valid bq-attempts property replaces the body's attempts before the cap is applied",
+        habit: "reading the attempts from the decoded body only",
+        sections: &["pulsar_exhaustion"],
+    },
+    // SURVIVES the real 1.8.0 suite (every bq_attempts there is valid): killed by the
+    // proposal/manifest.json case `pulsar_exhaustion/reconciliation-invalid-bq-attempts-keeps-body`.
+    MutantInfo {
+        mutant: Mutant::ExhaustionInvalidPropertyReadsZero,
+        id: "exhaustion-invalid-bq-attempts-reads-zero",
+        family: "settle",
+        rule: "an invalid bq-attempts property is ignored: the body's attempts stay the count",
+        habit: "n, _ := strconv.Atoi(prop) (or a catch that yields 0), so garbage replaces the body's attempts with 0",
+        sections: &["pulsar_exhaustion"],
+    },
+    MutantInfo {
+        mutant: Mutant::ExhaustionPoisonRetried,
+        id: "exhaustion-poison-retried",
+        family: "settle",
+        rule: "poison with dead-lettering on is dead-lettered at once, without a retry",
+        habit: "sending poison through the handler-failure path, which retries it up to the cap",
+        sections: &["pulsar_exhaustion"],
+    },
+    MutantInfo {
+        mutant: Mutant::ExhaustionReleaseHonoured,
+        id: "exhaustion-poison-release-honoured",
+        family: "settle",
+        rule: "release on poison with dead-lettering off takes the bounded fail path (retry, then drop)",
+        habit: "releasing poison as the strategy says, so it comes back forever",
+        sections: &["pulsar_exhaustion"],
+    },
+    MutantInfo {
+        mutant: Mutant::ExhaustionDeadLetterStrategyNeedsSetting,
+        id: "exhaustion-dead-letter-strategy-needs-setting",
+        family: "settle",
+        rule: "the dead_letter strategy dead-letters unknown URNs and poison whatever the dead-letter setting",
+        habit: "checking the dead-letter setting before any DLQ write, whatever the strategy asked for",
+        sections: &["pulsar_exhaustion"],
+    },
+];
+
+/// The max-attempts default a gated delivery would be counted against by a mutant.
+const DEFAULT_MAX_ATTEMPTS: u64 = 3;
+
+/// The off-settle word of a binding as the active mutant uses it.
+pub fn gate_off_outcome(off: &'static str) -> &'static str {
+    if on(Mutant::VersionGateOffAcks) {
+        "ack"
+    } else {
+        off
+    }
+}
+
+/// `Some("retry")` when the active mutant counts the gated delivery as a failed attempt that is
+/// still below the cap.
+pub fn gate_counted(bq_attempts: u64) -> Option<&'static str> {
+    (on(Mutant::VersionGateCountedAsFailure)
+        && bq_attempts.saturating_add(1) < DEFAULT_MAX_ATTEMPTS)
+        .then_some("retry")
+}
+
+/// True when the active mutant releases a gated delivery under the release strategy.
+pub fn gate_release_honoured() -> bool {
+    on(Mutant::VersionGateReleaseHonoured)
+}
+
+/// Whether the dead_letter strategy writes, given the dead-letter setting.
+pub fn gate_strategy_writes(dead_letter: bool) -> bool {
+    dead_letter || !on(Mutant::VersionGateDeadLetterStrategyNeedsSetting)
+}
+
+/// The outcome after a failed DLQ write.
+pub fn gate_write_failed() -> &'static str {
+    if on(Mutant::VersionGateWriteFailureAcked) {
+        "ack"
+    } else {
+        "unsettled"
+    }
+}
+
+/// The record the active mutant writes for `incoming` (`None`: the rule applies). A body that
+/// is not JSON cannot be re-encoded and is written as it is.
+pub fn gate_record(incoming: &str) -> Option<String> {
+    if !on(Mutant::VersionGateRecordReencoded) {
+        return None;
+    }
+    let value = bqsuite_core::json::parse_value(incoming).ok()?;
+    serde_json::to_string(&value).ok()
+}
+
+/// The `bq-attempts` property (`text`, parsed as `parsed`) as the active mutant reads it.
+pub fn exhaustion_property(text: Option<&str>, parsed: Option<u64>) -> Option<u64> {
+    if on(Mutant::ExhaustionPropertyIgnored) {
+        None
+    } else if on(Mutant::ExhaustionInvalidPropertyReadsZero) && text.is_some() {
+        Some(parsed.unwrap_or(0))
+    } else {
+        parsed
+    }
+}
+
+/// The attempts compared with the cap.
+pub fn exhaustion_compared(reconciled: u64, counted: u64) -> u64 {
+    if on(Mutant::ExhaustionComparesReconciled) {
+        reconciled
+    } else {
+        counted
+    }
+}
+
+/// The `dead_letter.attempts` of an exhausted delivery's record.
+pub fn exhaustion_record_attempts(reconciled: u64, counted: u64) -> u64 {
+    if on(Mutant::ExhaustionRecordAttemptsUncounted) {
+        reconciled
+    } else {
+        counted
+    }
+}
+
+/// Whether the dead_letter strategy writes, given the dead-letter setting.
+pub fn exhaustion_strategy_writes(dead_letter: bool) -> bool {
+    dead_letter || !on(Mutant::ExhaustionDeadLetterStrategyNeedsSetting)
+}
+
+/// True when the active mutant releases poison under the release strategy.
+pub fn exhaustion_release_honoured() -> bool {
+    on(Mutant::ExhaustionReleaseHonoured)
+}
+
+/// True when the active mutant retries poison before dead-lettering it.
+pub fn exhaustion_poison_retried() -> bool {
+    on(Mutant::ExhaustionPoisonRetried)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use serde_json::Value;
+
+    use crate::mutants::{Mutant, MutantInfo, catalogue};
+    use crate::outcome::Verdict;
+    use crate::realkit;
+    use crate::{evaluate, evaluate_mutant};
+
+    /// The families whose mutants hook the broker binding, gate and settle models.
+    const FAMILIES: [&str; 4] = ["projection", "reconcile", "gate", "settle"];
+
+    /// The sections each mutant of `infos` is killed in, over `manifest` cut down to the
+    /// sections those mutants name (the rest cannot tell them apart and only cost time).
+    pub(crate) fn killed_in(
+        manifest: &Value,
+        files: &std::collections::BTreeMap<String, String>,
+        infos: &[&MutantInfo],
+    ) -> Vec<BTreeSet<String>> {
+        let named: BTreeSet<&str> = infos
+            .iter()
+            .flat_map(|m| m.sections.iter().copied())
+            .collect();
+        let cut: serde_json::Map<String, Value> = manifest
+            .as_object()
+            .expect("manifest object")
+            .iter()
+            .filter(|(k, _)| named.contains(k.as_str()))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let cut = Value::Object(cut);
+        let base = evaluate(&cut, files);
+        infos
+            .iter()
+            .map(|info| {
+                evaluate_mutant(&cut, files, info.mutant)
+                    .into_iter()
+                    .zip(&base)
+                    .filter(|(m, b)| b.verdict == Verdict::Pass && m.verdict != Verdict::Pass)
+                    .map(|(m, _)| m.section)
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The mutants of these families no real 1.8.0 case kills; proposal/manifest.json has the cases
+    /// that would.
+    const REAL_SURVIVORS: [Mutant; 4] = [
+        Mutant::GateAsbNarrowsToInt32,
+        Mutant::GateAsbBooleanTrueIsOne,
+        Mutant::KafkaZeroHeaderIgnored,
+        Mutant::ExhaustionInvalidPropertyReadsZero,
+    ];
+
+    #[test]
+    fn the_proposal_cases_pass_the_model_and_kill_every_survivor() {
+        let (merged, files) = realkit::with_proposal();
+        for section in ["asb", "kafka", "pulsar_exhaustion"] {
+            let block = &merged[section];
+            for c in bqsuite_core::ids::section_cases(section, block) {
+                assert_eq!(
+                    realkit::run_case(section, &c, block, &files),
+                    Verdict::Pass,
+                    "{}",
+                    c.id
+                );
+            }
+        }
+        let infos: Vec<&MutantInfo> = catalogue()
+            .into_iter()
+            .filter(|m| REAL_SURVIVORS.contains(&m.mutant))
+            .collect();
+        assert_eq!(infos.len(), REAL_SURVIVORS.len());
+        for (info, sections) in infos.iter().zip(killed_in(&merged, &files, &infos)) {
+            for s in info.sections {
+                assert!(sections.contains(*s), "{} not killed in {s}", info.id);
+            }
+        }
+    }
+
+    #[test]
+    fn every_broker_mutant_is_killed_in_each_section_it_names_on_the_real_suite() {
+        let (manifest, files) = realkit::release("1.8.0");
+        let infos: Vec<&MutantInfo> = catalogue()
+            .into_iter()
+            .filter(|m| FAMILIES.contains(&m.family))
+            .collect();
+        let kills = killed_in(&manifest, &files, &infos);
+        let mut survivors = Vec::new();
+        for (info, sections) in infos.iter().zip(&kills) {
+            if REAL_SURVIVORS.contains(&info.mutant) {
+                assert!(
+                    sections.is_empty(),
+                    "{} is killed after all: {sections:?}",
+                    info.id
+                );
+                continue;
+            }
+            for s in info.sections {
+                if !sections.contains(*s) {
+                    survivors.push(format!("{} in {s}", info.id));
+                }
+            }
+        }
+        assert!(survivors.is_empty(), "not killed: {survivors:#?}");
+    }
+}

@@ -1,0 +1,591 @@
+//! How a vendored copy differs from the suite it should be, in the words `sync --check` and
+//! `fetch --check` share:
+//!
+//! - its differing files ([`Change`]), most important first ([`sort_files`]: manifest.json, the
+//!   version file, the schemas, then the fixtures);
+//! - its cases ([`CaseCounter`]): how many of the expected suite's cases it lacks, how many differ,
+//!   how many it has that the suite does not, and which sections it lacks. They are counted by
+//!   `bqsuite diff`'s engine ([`crate::classify::compare`]) on the two manifests, so the two
+//!   commands never disagree about what a case is or when it changed;
+//! - the group a copy falls in ([`fingerprint`]): copies whose vendored files are the same bytes
+//!   have the same drift, and are reported once.
+//!
+//! Nothing here prints: the callers lay the lines out.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::Read;
+use std::path::Path;
+
+use serde_json::{Map, Value, json};
+
+use crate::Suite;
+use crate::classify;
+use crate::load::{MANIFEST, MAX_FILE_BYTES, VERSION_FILE};
+use crate::releases::{Digests, Identity};
+use bqsuite_core::diag::Diagnostic;
+use bqsuite_core::index::CaseIndex;
+use bqsuite_core::shell;
+
+/// The code of the one finding that sums up a copy, or a group of copies that drifted the same
+/// way (its counts, its most important files, the fix). The per-file `drift-*` findings stay in
+/// the report; annotations show this one instead of them.
+pub const SUMMARY_CODE: &str = "copy-drift";
+
+/// How one file of a drifted copy differs. The words are stable (JSON `change`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Change {
+    Missing,
+    Changed,
+    Extra,
+}
+
+impl Change {
+    pub fn word(self) -> &'static str {
+        match self {
+            Change::Missing => "missing",
+            Change::Changed => "changed",
+            Change::Extra => "extra",
+        }
+    }
+
+    /// The change a per-file drift finding reports (`drift-type`: a file where a directory
+    /// should be, or the reverse, is a changed entry).
+    pub fn of_code(code: &str) -> Option<Change> {
+        match code {
+            "drift-missing" => Some(Change::Missing),
+            "drift-changed" | "drift-type" => Some(Change::Changed),
+            "drift-extra" => Some(Change::Extra),
+            _ => None,
+        }
+    }
+}
+
+/// Every change, in the order counts are shown.
+pub const CHANGES: [Change; 3] = [Change::Missing, Change::Changed, Change::Extra];
+
+/// How important a differing file is: the manifest (it holds every case), the version file (it
+/// says what the copy is), the schemas, then the fixtures and anything else.
+fn rank(path: &str) -> u8 {
+    if path == MANIFEST {
+        0
+    } else if path == VERSION_FILE {
+        1
+    } else if path == "schema" || path.starts_with("schema/") {
+        2
+    } else {
+        3
+    }
+}
+
+/// Within a rank: an edited file says more than an extra one, an extra one more than a missing
+/// one (an old copy lacks many files for one reason).
+fn change_rank(change: Change) -> u8 {
+    match change {
+        Change::Changed => 0,
+        Change::Extra => 1,
+        Change::Missing => 2,
+    }
+}
+
+/// Sorts differing files most important first (then by path).
+pub fn sort_files(files: &mut [(String, Change)]) {
+    files.sort_by(|(a, x), (b, y)| {
+        (rank(a), change_rank(*x), a.as_str()).cmp(&(rank(b), change_rank(*y), b.as_str()))
+    });
+}
+
+/// How many of `files` differ in the given way.
+pub fn count_of(files: &[(String, Change)], change: Change) -> usize {
+    files.iter().filter(|(_, c)| *c == change).count()
+}
+
+/// `53 missing, 1 changed` (only the non-zero counts).
+pub fn file_counts(files: &[(String, Change)]) -> String {
+    CHANGES
+        .iter()
+        .map(|c| (count_of(files, *c), c.word()))
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, word)| format!("{n} {word}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The cases of one copy against the expected suite.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CaseDrift {
+    /// Cases of the expected suite the copy lacks.
+    pub missing: usize,
+    /// Cases on both sides whose content differs (their own fields or the parameters of their
+    /// block; a description alone is not a difference).
+    pub changed: usize,
+    /// Cases the copy has that the expected suite does not.
+    pub extra: usize,
+    /// How many cases the expected suite has.
+    pub expected: usize,
+    /// How many sections the expected suite has.
+    pub expected_sections: usize,
+    /// Sections of the expected suite the copy lacks, in the suite's order.
+    pub missing_sections: Vec<String>,
+}
+
+impl CaseDrift {
+    /// Nothing to report: the same cases, none changed.
+    pub fn is_clean(&self) -> bool {
+        self.missing == 0 && self.changed == 0 && self.extra == 0
+    }
+}
+
+/// What the cases of a copy are against the expected suite.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CaseCount {
+    Counted(CaseDrift),
+    /// The copy's manifest.json is not JSON (where and why): its cases cannot be read.
+    NotJson(String),
+    /// The copy's manifest is JSON but cannot be read as a suite (why).
+    NotASuite(String),
+}
+
+/// Section names shown in a line before `and N more`.
+const SHOWN_SECTIONS: usize = 5;
+
+impl CaseCount {
+    /// The one line after `cases: `: `87 of 93 missing, 1 changed, 0 extra; 9 of 12 sections
+    /// missing (roundtrip, ...)`, or why they were not counted.
+    pub fn line(&self) -> String {
+        match self {
+            CaseCount::Counted(c) if c.is_clean() && c.expected == 0 => {
+                "none on either side".to_string()
+            }
+            CaseCount::Counted(c) if c.is_clean() => format!("all {} match", c.expected),
+            CaseCount::Counted(c) => {
+                let mut text = format!(
+                    "{} of {} missing, {} changed, {} extra",
+                    c.missing, c.expected, c.changed, c.extra
+                );
+                if !c.missing_sections.is_empty() {
+                    let shown: Vec<String> = c
+                        .missing_sections
+                        .iter()
+                        .take(SHOWN_SECTIONS)
+                        .map(|s| shell::escape(s))
+                        .collect();
+                    let more = c.missing_sections.len().saturating_sub(SHOWN_SECTIONS);
+                    let tail = if more > 0 {
+                        format!(" and {more} more")
+                    } else {
+                        String::new()
+                    };
+                    text.push_str(&format!(
+                        "; {} of {} sections missing ({}{tail})",
+                        c.missing_sections.len(),
+                        c.expected_sections,
+                        shown.join(", ")
+                    ));
+                }
+                text
+            }
+            CaseCount::NotJson(why) => format!("not counted: manifest.json is not JSON ({why})"),
+            CaseCount::NotASuite(why) => format!("not counted: {why}"),
+        }
+    }
+
+    /// The JSON fields `cases` (`{missing, changed, extra, expected}` or null),
+    /// `missing_sections` (a list, or null) and `cases_not_counted` (why, or null).
+    pub fn json_fields(count: Option<&CaseCount>) -> [(&'static str, Value); 3] {
+        match count {
+            Some(CaseCount::Counted(c)) => [
+                (
+                    "cases",
+                    json!({
+                        "missing": c.missing,
+                        "changed": c.changed,
+                        "extra": c.extra,
+                        "expected": c.expected,
+                    }),
+                ),
+                ("missing_sections", json!(c.missing_sections)),
+                ("cases_not_counted", Value::Null),
+            ],
+            Some(CaseCount::NotJson(why)) => [
+                ("cases", Value::Null),
+                ("missing_sections", Value::Null),
+                (
+                    "cases_not_counted",
+                    format!("manifest.json is not JSON ({why})").into(),
+                ),
+            ],
+            Some(CaseCount::NotASuite(why)) => [
+                ("cases", Value::Null),
+                ("missing_sections", Value::Null),
+                ("cases_not_counted", why.clone().into()),
+            ],
+            None => [
+                ("cases", Value::Null),
+                ("missing_sections", Value::Null),
+                ("cases_not_counted", Value::Null),
+            ],
+        }
+    }
+}
+
+/// The manifest.json bytes of the copy in `dir` (a regular file, never through a link, at most
+/// [`MAX_FILE_BYTES`]); `Ok(None)` when it has none; `Err` says why they cannot be read.
+pub fn read_manifest(dir: &Path) -> Result<Option<Vec<u8>>, String> {
+    let path = dir.join(MANIFEST);
+    let unreadable = |e: std::io::Error| {
+        format!(
+            "manifest.json cannot be read ({})",
+            bqsuite_core::error::describe_io(&e)
+        )
+    };
+    let meta = match fs::symlink_metadata(&path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(unreadable(e)),
+    };
+    if !meta.is_file() {
+        return Err("manifest.json is not a regular file".into());
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(format!(
+            "manifest.json is larger than {MAX_FILE_BYTES} bytes"
+        ));
+    }
+    let mut bytes = Vec::new();
+    fs::File::open(&path)
+        .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(unreadable)?;
+    Ok(Some(bytes))
+}
+
+/// Counts the cases of copies against one expected manifest (parsed once).
+pub struct CaseCounter {
+    expected: Result<Suite, String>,
+}
+
+/// A suite made of one manifest's bytes, as `diff` reads it.
+fn manifest_only(label: &str, bytes: &[u8]) -> Suite {
+    let files = BTreeMap::from([(MANIFEST.to_string(), bytes.to_vec())]);
+    Suite::from_files(Path::new(label), files)
+}
+
+impl CaseCounter {
+    /// A counter against the expected suite's manifest.json bytes.
+    pub fn new(expected_manifest: &[u8]) -> Self {
+        let suite = manifest_only("expected", expected_manifest);
+        let expected = match classify::manifest_of(&suite) {
+            Ok(_) => Ok(suite),
+            Err(why) => Err(format!("the expected suite's {}", why.0)),
+        };
+        CaseCounter { expected }
+    }
+
+    /// The cases of a copy whose manifest.json holds `copy_manifest` (`None`: it has none, so
+    /// it lacks every case).
+    pub fn count(&self, copy_manifest: Option<&[u8]>) -> CaseCount {
+        let expected = match &self.expected {
+            Ok(suite) => suite,
+            Err(why) => return CaseCount::NotASuite(why.clone()),
+        };
+        let copy = manifest_only("copy", copy_manifest.unwrap_or(b"{}"));
+        if let Some(Some(Err(e))) = copy.file(MANIFEST).map(|f| f.json.as_ref()) {
+            return CaseCount::NotJson(format!(
+                "line {}, column {}: {}",
+                e.pos.line,
+                e.pos.column,
+                shell::escape(&e.message)
+            ));
+        }
+        let changes = match classify::compare(&copy, expected) {
+            Ok(changes) => changes,
+            Err((_, why)) => return CaseCount::NotASuite(why.0),
+        };
+        let (mut missing, mut changed, mut extra) = (0, 0, 0);
+        let mut missing_sections = Vec::new();
+        for c in &changes {
+            match c.code {
+                "case-added" => missing += 1,
+                "case-removed" => extra += 1,
+                "case-changed" | "case-extended" => changed += 1,
+                "section-added" => missing_sections.extend(c.section.clone()),
+                _ => {}
+            }
+        }
+        let manifest = classify::manifest_of(expected).ok();
+        let index = manifest.map(CaseIndex::new).unwrap_or_default();
+        CaseCount::Counted(CaseDrift {
+            missing,
+            changed,
+            extra,
+            expected: index.len(),
+            expected_sections: index.sections(),
+            missing_sections,
+        })
+    }
+
+    /// The cases of the copy in `dir` whose differing files are `files`: read from its
+    /// manifest.json only when that differs (identical bytes have identical cases).
+    pub fn count_copy(&self, dir: &Path, files: &[(String, Change)]) -> CaseCount {
+        match files.iter().find(|(p, _)| p == MANIFEST).map(|(_, c)| *c) {
+            None => self.none_missing(),
+            Some(Change::Missing) => self.count(None),
+            Some(_) => match read_manifest(dir) {
+                Ok(bytes) => self.count(bytes.as_deref()),
+                Err(why) => CaseCount::NotASuite(why),
+            },
+        }
+    }
+
+    /// The cases of a copy whose manifest matches the expected one byte for byte.
+    pub fn none_missing(&self) -> CaseCount {
+        match &self.expected {
+            Ok(suite) => {
+                let manifest = classify::manifest_of(suite).ok();
+                let index = manifest.map(CaseIndex::new).unwrap_or_default();
+                CaseCount::Counted(CaseDrift {
+                    missing: 0,
+                    changed: 0,
+                    extra: 0,
+                    expected: index.len(),
+                    expected_sections: index.sections(),
+                    missing_sections: Vec::new(),
+                })
+            }
+            Err(why) => CaseCount::NotASuite(why.clone()),
+        }
+    }
+}
+
+/// What makes two copies' drift the same: the digest of every vendored file they hold (as
+/// [`crate::releases::digests_of`] makes them) and the list of differing files. `None`
+/// when the copy is too large to hash (it is then never grouped).
+pub fn fingerprint(digests: Option<&Digests>, files: &[(String, Change)]) -> Option<String> {
+    let digests = digests?;
+    let mut text = String::new();
+    for (path, digest) in digests {
+        text.push_str(&format!("{path}\0{digest}\n"));
+    }
+    for (path, change) in files {
+        text.push_str(&format!("{path}\0{}\n", change.word()));
+    }
+    Some(crate::archive::sha256_hex(text.as_bytes()))
+}
+
+/// The drift object of one copy: what it is (the [`Identity`] fields), its file counts
+/// (`missing`, `changed`, `extra`) and files (`[{path, change}]`, most important first), and its
+/// cases (`cases`, `missing_sections`, `cases_not_counted`). `sync --check` puts these fields in
+/// each target's row, `fetch --check` in `data.copy`. Without an identity (a copy that was not
+/// compared) its fields are null.
+pub fn drift_json(
+    identity: Option<&Identity>,
+    files: &[(String, Change)],
+    cases: Option<&CaseCount>,
+) -> Map<String, Value> {
+    let mut out = Map::new();
+    // An unchecked copy has the same keys, null: one shape for every row.
+    let known = identity.map_or_else(|| Identity::default().json(), Identity::json);
+    if let Value::Object(fields) = known {
+        for (k, v) in fields {
+            let v = if identity.is_some() { v } else { Value::Null };
+            out.insert(k, v);
+        }
+    }
+    for change in CHANGES {
+        out.insert(change.word().into(), count_of(files, change).into());
+    }
+    out.insert(
+        "files".into(),
+        files
+            .iter()
+            .map(|(path, change)| json!({"path": path, "change": change.word()}))
+            .collect(),
+    );
+    for (key, value) in CaseCount::json_fields(cases) {
+        out.insert(key.into(), value);
+    }
+    out
+}
+
+/// What a copy is, for the `copy:` line: [`Identity::describe`], and for an interrupted copy
+/// what to do about it.
+pub fn what_copy(id: &Identity) -> String {
+    let again = if id.interrupted {
+        "; sync or update it again"
+    } else {
+        ""
+    };
+    format!("{}{again}", id.describe())
+}
+
+/// The head lines of a drift block, without indentation: `copy: ...` (what the copy is),
+/// `cases: ...` and `files: ...` (the counts; `matched`: how many files match).
+pub fn head_lines(
+    identity: Option<&Identity>,
+    files: &[(String, Change)],
+    cases: Option<&CaseCount>,
+    matched: Option<usize>,
+) -> Vec<String> {
+    let mut lines = Vec::new();
+    if let Some(id) = identity {
+        lines.push(format!("copy:  {}", what_copy(id)));
+    }
+    if let Some(cases) = cases {
+        lines.push(format!("cases: {}", cases.line()));
+    }
+    let mut counts = file_counts(files);
+    if let Some(matched) = matched {
+        if counts.is_empty() {
+            counts = format!("all {matched} match");
+        } else {
+            counts.push_str(&format!(", {matched} match"));
+        }
+    }
+    if !counts.is_empty() {
+        lines.push(format!("files: {counts}"));
+    }
+    lines
+}
+
+/// The differing files (`(path, change word)`, most important first), at most `listed`, each
+/// followed by its unified diff (`detail`) if any, then the hint of how to see the rest.
+/// Lines are unindented but for the diff's own.
+pub fn file_lines<'a>(
+    files: impl ExactSizeIterator<Item = (&'a str, &'a str)>,
+    listed: usize,
+    more_hint: &str,
+    detail: &dyn Fn(&str) -> Option<String>,
+) -> Vec<String> {
+    let total = files.len();
+    let mut lines = Vec::new();
+    for (path, change) in files.take(listed) {
+        lines.push(format!("{change:<8} {}", shell::escape(path)));
+        if let Some(diff) = detail(path) {
+            for line in diff.lines() {
+                lines.push(format!("    {line}"));
+            }
+        }
+    }
+    if total > listed && listed > 0 {
+        lines.push(format!("... and {} more ({more_hint})", total - listed));
+    }
+    lines
+}
+
+/// The finding that sums up the drift of `copies` (one copy, or several that drifted the same
+/// way): `verdict` says how they differ (`differ from release 1.8.0`, `are not vendored yet`),
+/// then come the counts and the most important files; `fix` is the command that re-vendors them.
+/// Its file is the most important differing file of the first copy (where an annotation lands).
+pub fn summary_finding(
+    copies: &[String],
+    verdict: &str,
+    identity: Option<&Identity>,
+    files: &[(String, Change)],
+    cases: Option<&CaseCount>,
+    fix: Option<&str>,
+) -> Diagnostic {
+    const NAMED: usize = 10;
+    let first = copies.first().map(String::as_str).unwrap_or_default();
+    let who = match copies {
+        [one] => format!("`{}`", shell::escape(one)),
+        many => format!("{} copies", many.len()),
+    };
+    let what = identity.map_or(String::new(), |id| format!(" ({})", id.short()));
+    let mut message = format!("{who}{what} {verdict}: files: {}", file_counts(files));
+    if copies.len() > 1 {
+        message.push_str(" (the same bytes in every copy)");
+    }
+    if let Some(cases) = cases {
+        message.push_str(&format!("; cases: {}", cases.line()));
+    }
+    let important: Vec<String> = files
+        .iter()
+        .take(4)
+        .map(|(p, c)| format!("{} {}", shell::escape(p), c.word()))
+        .collect();
+    if !important.is_empty() {
+        message.push_str(&format!(
+            "; first: {}{}",
+            important.join(", "),
+            more(files.len() - important.len())
+        ));
+    }
+    if copies.len() > 1 {
+        let named: Vec<String> = copies
+            .iter()
+            .take(NAMED)
+            .map(|c| shell::escape(c))
+            .collect();
+        message.push_str(&format!(
+            "; copies: {}{}",
+            named.join(", "),
+            more(copies.len().saturating_sub(NAMED))
+        ));
+    }
+    let file = match files.first() {
+        Some((path, _)) if !first.is_empty() => format!("{first}/{path}"),
+        Some((path, _)) => path.clone(),
+        None => first.to_string(),
+    };
+    let mut d = Diagnostic::error(SUMMARY_CODE, file, message).summarising();
+    if let Some(fix) = fix {
+        let them = if copies.len() > 1 { "them" } else { "it" };
+        d = d.help(format!("`{fix}` re-vendors {them}"));
+    }
+    d
+}
+
+/// `, and N more` (nothing for zero).
+fn more(n: usize) -> String {
+    if n > 0 {
+        format!(", and {n} more")
+    } else {
+        String::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn most_important_files_first() {
+        let mut files = vec![
+            ("fixtures/a.json".to_string(), Change::Missing),
+            ("fixtures/b.json".to_string(), Change::Changed),
+            ("schema/results.schema.json".to_string(), Change::Missing),
+            ("CONFORMANCE_VERSION".to_string(), Change::Missing),
+            ("manifest.json".to_string(), Change::Changed),
+        ];
+        sort_files(&mut files);
+        let order: Vec<&str> = files.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(
+            order,
+            [
+                "manifest.json",
+                "CONFORMANCE_VERSION",
+                "schema/results.schema.json",
+                "fixtures/b.json",
+                "fixtures/a.json"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_manifest_that_is_not_json_or_not_a_suite_is_not_counted() {
+        let counter = CaseCounter::new(br#"{"schema_version": 1, "cases": [{"name": "a"}]}"#);
+        assert!(matches!(
+            counter.count(Some(b"not json{")),
+            CaseCount::NotJson(_)
+        ));
+        assert!(matches!(
+            counter.count(Some(b"[1]")),
+            CaseCount::NotASuite(_)
+        ));
+        let CaseCount::Counted(none) = counter.count(None) else {
+            panic!("a copy without a manifest lacks every case");
+        };
+        assert_eq!((none.missing, none.expected), (1, 1));
+        assert_eq!(none.missing_sections, ["cases"]);
+    }
+}

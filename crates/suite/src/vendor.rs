@@ -1,0 +1,395 @@
+//! Writing a vendored copy: make a directory's vendored set (CONFORMANCE_VERSION, manifest.json,
+//! schema/, fixtures/) equal to an expected tree, for `bqsuite sync` and `bqsuite fetch --update`.
+//!
+//! The rules both commands share:
+//! - every path on the way to the copy, and every entry of its vendored set, must be a real
+//!   directory or regular file: a symbolic link (or a special file) is refused before anything is
+//!   written, so nothing is ever written outside the copy;
+//! - a changed or new file is written to a temporary file beside it and renamed over it, so an
+//!   interrupted run leaves each file either old or new, never torn;
+//! - a copy never claims a version it does not hold: when the version changes, the old
+//!   CONFORMANCE_VERSION is removed before any other file is written and the new one is written
+//!   last (and manifest.json, which names it, first), so an interrupted run leaves a copy whose
+//!   manifest names a version it has no CONFORMANCE_VERSION for, which a check reports as
+//!   interrupted ([`is_incomplete`]);
+//! - files the expected tree does not have are deleted from the vendored schema/ and fixtures/;
+//!   byte-identical files are left untouched (no mtime churn); nothing else in the directory
+//!   (an SDK's own test file, LICENSE) is touched.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::io::ErrorKind;
+use std::path::Path;
+
+use crate::load::{VENDORED_DIRS, VENDORED_FILES, VERSION_FILE};
+use bqsuite_core::error::{Error, Result};
+use bqsuite_core::fsutil;
+
+/// What [`apply`] changed, by path relative to the copy (`/`-separated, sorted).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Applied {
+    pub written: Vec<String>,
+    pub deleted: Vec<String>,
+}
+
+impl Applied {
+    pub fn is_empty(&self) -> bool {
+        self.written.is_empty() && self.deleted.is_empty()
+    }
+}
+
+/// Why a vendored copy cannot be written through.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unsafe {
+    /// Stable word: `symlink`, `not-a-directory` or `special-file`.
+    pub kind: &'static str,
+    /// The offending path, relative to the base it was checked from.
+    pub path: String,
+}
+
+impl Unsafe {
+    /// What the entry is, in words (`a symbolic link`).
+    pub fn what(&self) -> &'static str {
+        match self.kind {
+            "symlink" => "a symbolic link",
+            "not-a-directory" => "not a directory",
+            _ => "neither a regular file nor a directory",
+        }
+    }
+}
+
+/// What a vendored copy's parent path holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PathState {
+    /// The first component (the SDK repository) is missing.
+    RepoMissing,
+    /// Some component below the first is missing (the copy does not exist yet).
+    TargetMissing,
+    /// Every component is a real directory.
+    Present,
+}
+
+/// Walks `rel` (a `/`-separated relative path) under `base` component by component, never
+/// following a link. `Err(Unsafe)` when a component is a link or not a directory; `Err(Error)`
+/// when one cannot be read.
+pub fn check_path(base: &Path, rel: &str) -> Result<std::result::Result<PathState, Unsafe>> {
+    let mut path = base.to_path_buf();
+    let parts: Vec<&str> = rel.split('/').filter(|c| !c.is_empty()).collect();
+    for (i, component) in parts.iter().enumerate() {
+        path.push(component);
+        let shown = parts[..=i].join("/");
+        match fs::symlink_metadata(&path) {
+            Err(e) if e.kind() == ErrorKind::NotFound => {
+                return Ok(Ok(if i == 0 {
+                    PathState::RepoMissing
+                } else {
+                    PathState::TargetMissing
+                }));
+            }
+            Err(e) => return Err(Error::io("read", &path, e)),
+            Ok(m) if m.file_type().is_symlink() => {
+                return Ok(Err(Unsafe {
+                    kind: "symlink",
+                    path: shown,
+                }));
+            }
+            Ok(m) if !m.is_dir() => {
+                return Ok(Err(Unsafe {
+                    kind: "not-a-directory",
+                    path: shown,
+                }));
+            }
+            Ok(_) => {}
+        }
+    }
+    Ok(Ok(PathState::Present))
+}
+
+/// Refuses a copy with a link or a special file anywhere in its vendored set (the entries other
+/// than regular files and directories). Paths in the answer are relative to `dir`.
+pub fn check_entries(dir: &Path) -> Result<std::result::Result<(), Unsafe>> {
+    let roots = VENDORED_FILES.iter().chain(VENDORED_DIRS.iter());
+    for name in roots {
+        let root = dir.join(name);
+        if fs::symlink_metadata(&root).is_err() {
+            continue;
+        }
+        for entry in walkdir::WalkDir::new(&root).follow_links(false) {
+            let entry = entry.map_err(|e| {
+                let p = e.path().unwrap_or(&root).to_path_buf();
+                Error::io("walk", &p, e.into())
+            })?;
+            let kind = entry.file_type();
+            if kind.is_file() || kind.is_dir() {
+                continue;
+            }
+            return Ok(Err(Unsafe {
+                kind: if kind.is_symlink() {
+                    "symlink"
+                } else {
+                    "special-file"
+                },
+                path: relative(dir, entry.path()),
+            }));
+        }
+    }
+    Ok(Ok(()))
+}
+
+/// Makes the vendored set of `dir` (which exists and was checked by [`check_entries`]) equal to
+/// `expected` (relative path → bytes; paths outside the vendored set are ignored).
+pub fn apply(dir: &Path, expected: &BTreeMap<String, Vec<u8>>) -> Result<Applied> {
+    let mut applied = Applied::default();
+    let vendored = |rel: &&String| crate::load::is_vendored(rel);
+    // CONFORMANCE_VERSION last: an interrupted run never claims the new version. manifest.json
+    // first: it names the version being written (`conformance_version`), which is the evidence
+    // a check reads to call a copy without CONFORMANCE_VERSION interrupted.
+    let mut order: Vec<&String> = expected.keys().filter(vendored).collect();
+    order.sort_by_key(|rel| {
+        (
+            rel.as_str() == VERSION_FILE,
+            rel.as_str() != crate::load::MANIFEST,
+            rel.as_str(),
+        )
+    });
+    let (version, rest): (Vec<&String>, Vec<&String>) = order
+        .into_iter()
+        .partition(|rel| rel.as_str() == VERSION_FILE);
+    if let Some(rel) = version.first() {
+        let path = dir.join(rel);
+        let changes = fs::symlink_metadata(&path).is_ok_and(|m| m.is_file())
+            && !same_content(&path, &expected[rel.as_str()]);
+        let others_change = rest
+            .iter()
+            .any(|rel| !same_content(&dir.join(rel), &expected[rel.as_str()]));
+        if changes && others_change {
+            fs::remove_file(&path).map_err(|e| Error::io("remove", &path, e))?;
+            sync_dir(dir);
+        }
+    }
+    for rel in rest {
+        write_one(dir, rel, &expected[rel.as_str()], &mut applied)?;
+    }
+    delete_extras(dir, expected, &mut applied)?;
+    for rel in version {
+        write_one(dir, rel, &expected[rel.as_str()], &mut applied)?;
+    }
+    if !applied.is_empty() {
+        sync_dir(dir);
+    }
+    applied.written.sort();
+    applied.deleted.sort();
+    Ok(applied)
+}
+
+/// Flushes a directory's entries (renames, removals) to disk, where the platform allows it.
+fn sync_dir(dir: &Path) {
+    if let Ok(d) = fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+}
+
+/// True when `dir` holds a copy whose writing was interrupted, as far as the evidence says: its
+/// manifest.json names a version (`conformance_version`) but it has no CONFORMANCE_VERSION (which
+/// [`apply`] writes last). A copy with no version anywhere is unversioned, not interrupted.
+pub fn is_incomplete(dir: &Path) -> bool {
+    crate::releases::is_interrupted(dir)
+}
+
+fn write_one(dir: &Path, rel: &str, bytes: &[u8], applied: &mut Applied) -> Result<()> {
+    let path = dir.join(rel);
+    // Only the directories inside `dir` are checked here (`dir` itself is the caller's, and may
+    // be reached through a handle such as `/proc/self/fd/N`).
+    let inner = Path::new(rel)
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty());
+    if let Some(parent) = inner.map(|p| dir.join(p)) {
+        let parent = parent.as_path();
+        match fs::symlink_metadata(parent) {
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => {
+                return Err(Error::bad_path(
+                    parent,
+                    "is in the way: a directory of the suite belongs here",
+                ));
+            }
+            Err(_) => fs::create_dir_all(parent).map_err(|e| Error::io("create", parent, e))?,
+        }
+    }
+    match fs::symlink_metadata(&path) {
+        Ok(m) if m.is_dir() => {
+            return Err(Error::bad_path(
+                &path,
+                "is a directory where the suite has a file; move it away and run again",
+            ));
+        }
+        _ if same_content(&path, bytes) => return Ok(()),
+        _ => {}
+    }
+    // A failure names the file being replaced, not its temporary sibling.
+    fsutil::write_atomic(&path, bytes).map_err(|e| match e {
+        Error::Io { source, .. } => Error::io("replace", &path, source),
+        other => other,
+    })?;
+    applied.written.push(rel.to_string());
+    Ok(())
+}
+
+/// Deletes what the vendored schema/ and fixtures/ hold beyond `expected`; an emptied directory
+/// goes too, anything still inside one stays.
+fn delete_extras(
+    dir: &Path,
+    expected: &BTreeMap<String, Vec<u8>>,
+    applied: &mut Applied,
+) -> Result<()> {
+    let expected_dirs: BTreeSet<&str> = expected
+        .keys()
+        .flat_map(|rel| rel.match_indices('/').map(move |(i, _)| &rel[..i]))
+        .collect();
+    for top in VENDORED_DIRS {
+        let root = dir.join(top);
+        if fs::symlink_metadata(&root).is_err() {
+            continue;
+        }
+        // Children before parents, so emptied directories can be removed.
+        let entries: Vec<_> = walkdir::WalkDir::new(&root)
+            .follow_links(false)
+            .contents_first(true)
+            .into_iter()
+            .collect::<std::result::Result<_, _>>()
+            .map_err(|e| Error::io("walk", &root, e.into()))?;
+        for entry in entries {
+            let rel = relative(dir, entry.path());
+            if entry.file_type().is_dir() {
+                if !expected_dirs.contains(rel.as_str()) {
+                    let _ = fs::remove_dir(entry.path());
+                }
+            } else if !expected.contains_key(&rel) {
+                fs::remove_file(entry.path()).map_err(|e| Error::io("delete", entry.path(), e))?;
+                applied.deleted.push(rel);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `path` relative to `dir`, `/`-separated.
+fn relative(dir: &Path, path: &Path) -> String {
+    path.strip_prefix(dir)
+        .unwrap_or(path)
+        .to_string_lossy()
+        .replace('\\', "/")
+}
+
+/// True when `path` is a regular file holding exactly `bytes` (never follows a link).
+pub fn same_content(path: &Path, bytes: &[u8]) -> bool {
+    match fs::symlink_metadata(path) {
+        Ok(m) if m.is_file() && m.len() == bytes.len() as u64 => {
+            fs::read(path).map(|b| b == bytes).unwrap_or(false)
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map(entries: &[(&str, &str)]) -> BTreeMap<String, Vec<u8>> {
+        entries
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.as_bytes().to_vec()))
+            .collect()
+    }
+
+    #[test]
+    fn writes_changes_deletes_extras_keeps_the_rest() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        fs::create_dir_all(d.join("fixtures/old")).unwrap();
+        fs::write(d.join("CONFORMANCE_VERSION"), "1.0.0\n").unwrap();
+        fs::write(d.join("manifest.json"), "{}").unwrap();
+        fs::write(d.join("fixtures/old/x.json"), "{}").unwrap();
+        fs::write(d.join("Test.cs"), "class T {}").unwrap();
+        fs::write(d.join("LICENSE"), "mine").unwrap();
+        let expected = map(&[
+            ("CONFORMANCE_VERSION", "2.0.0\n"),
+            ("manifest.json", "{}"),
+            ("fixtures/a.json", "{\"a\": 1}"),
+            ("LICENSE", "theirs"),
+        ]);
+        let applied = apply(d, &expected).unwrap();
+        assert_eq!(applied.written, ["CONFORMANCE_VERSION", "fixtures/a.json"]);
+        assert_eq!(applied.deleted, ["fixtures/old/x.json"]);
+        assert!(!d.join("fixtures/old").exists());
+        assert_eq!(fs::read_to_string(d.join("Test.cs")).unwrap(), "class T {}");
+        assert_eq!(fs::read_to_string(d.join("LICENSE")).unwrap(), "mine");
+        assert!(apply(d, &expected).unwrap().is_empty());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_interrupted_run_never_claims_a_version() {
+        // A read-only fixtures/ stops the run before CONFORMANCE_VERSION is written.
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let fixtures = d.join("fixtures");
+        fs::create_dir_all(&fixtures).unwrap();
+        fs::write(d.join("CONFORMANCE_VERSION"), "1.0.0\n").unwrap();
+        fs::write(
+            d.join("manifest.json"),
+            r#"{"conformance_version": "1.0.0"}"#,
+        )
+        .unwrap();
+        // The mode for everyone, the immutable attribute for root (where it is supported).
+        let chattr = |flag: &str| {
+            std::process::Command::new("chattr")
+                .arg(flag)
+                .arg(&fixtures)
+                .output()
+        };
+        fs::set_permissions(&fixtures, fs::Permissions::from_mode(0o555)).unwrap();
+        let _ = chattr("+i");
+        let enforced = fs::write(fixtures.join("probe"), "").is_err();
+        let expected = map(&[
+            ("CONFORMANCE_VERSION", "2.0.0\n"),
+            ("manifest.json", r#"{"conformance_version": "2.0.0"}"#),
+            ("fixtures/a.json", "{}"),
+        ]);
+        let result = apply(d, &expected);
+        let _ = chattr("-i");
+        fs::set_permissions(&fixtures, fs::Permissions::from_mode(0o755)).unwrap();
+        if !enforced {
+            eprintln!("skipped: read-only directories are not enforced for this user here");
+            return;
+        }
+        assert!(result.is_err());
+        assert!(!d.join("CONFORMANCE_VERSION").exists());
+        assert!(is_incomplete(d));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_are_found() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        fs::create_dir_all(d.join("sdk/tests")).unwrap();
+        std::os::unix::fs::symlink("/tmp", d.join("sdk/tests/conformance")).unwrap();
+        let found = check_path(d, "sdk/tests/conformance").unwrap().unwrap_err();
+        assert_eq!(found.kind, "symlink");
+        assert_eq!(found.path, "sdk/tests/conformance");
+        assert_eq!(
+            check_path(d, "other/tests/conformance").unwrap(),
+            Ok(PathState::RepoMissing)
+        );
+        assert_eq!(
+            check_path(d, "sdk/tests/x").unwrap(),
+            Ok(PathState::TargetMissing)
+        );
+        fs::create_dir_all(d.join("copy/fixtures")).unwrap();
+        std::os::unix::fs::symlink("/etc/passwd", d.join("copy/fixtures/a.json")).unwrap();
+        let found = check_entries(&d.join("copy")).unwrap().unwrap_err();
+        assert_eq!(found.path, "fixtures/a.json");
+    }
+}

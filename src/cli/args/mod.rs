@@ -1,0 +1,542 @@
+//! The command-line interface definition (clap). No logic lives here.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+
+mod fetch;
+mod sync;
+
+pub use fetch::FetchArgs;
+pub use sync::SyncArgs;
+
+/// The suite directory when none is given.
+pub const DEFAULT_SUITE: &str = "suite";
+
+/// The version of the suite this bqsuite was released with (the bundled suite/).
+pub const SUITE_VERSION: &str = include_str!("../../../suite/CONFORMANCE_VERSION");
+
+/// The exit codes, as `--help` states them.
+pub const EXIT_CODES: &str = "Exit codes: 0 clean; 1 the check ran and found a problem; 2 it could not run (usage, missing \
+     path, I/O, network).";
+
+/// Real commands for each command's `--help` (its Examples section) and manual page (EXAMPLES):
+/// the command path (`""` for bqsuite itself), then what each example does and the command line,
+/// as it is pasted into a POSIX shell.
+pub const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
+    (
+        "",
+        &[
+            ("Check the suite in ./suite", "bqsuite validate suite"),
+            (
+                "Check an SDK's vendored copy against release 1.8.0",
+                "bqsuite fetch --check 1.8.0 tests/conformance",
+            ),
+            (
+                "Read the manual page of fetch",
+                "bqsuite man fetch | man -l -",
+            ),
+        ],
+    ),
+    (
+        "validate",
+        &[
+            ("Check the suite in ./suite", "bqsuite validate suite"),
+            (
+                "Also check that the change since release 1.7.0 is covered by the version bump",
+                "bqsuite validate suite --since babelqueue-conformance-1.7.0.tar.gz",
+            ),
+            (
+                "Check the suite with the proposal overlay merged in",
+                "bqsuite validate suite --proposal proposal",
+            ),
+        ],
+    ),
+    (
+        "eval",
+        &[
+            (
+                "Write the reference evaluator's results.json",
+                "bqsuite eval suite --out results.json",
+            ),
+            (
+                "The same document on standard output, inside one JSON report",
+                "bqsuite eval suite --format json",
+            ),
+        ],
+    ),
+    (
+        "mutants",
+        &[
+            (
+                "List the mutants no case of the suite kills",
+                "bqsuite mutants suite",
+            ),
+            (
+                "The same with the proposal overlay merged in",
+                "bqsuite mutants suite --proposal proposal",
+            ),
+        ],
+    ),
+    (
+        "release",
+        &[
+            (
+                "Build the tarball and SHA256SUMS of tag v1.8.0 into dist/",
+                "bqsuite release suite --out dist --tag v1.8.0",
+            ),
+            (
+                "The same with the entries dated 2024-01-01 (reproducible builds)",
+                "SOURCE_DATE_EPOCH=1704067200 bqsuite release suite --out dist --tag v1.8.0",
+            ),
+        ],
+    ),
+    (
+        "fetch",
+        &[
+            (
+                "Download release 1.8.0, verify it and unpack it into a new directory",
+                "bqsuite fetch 1.8.0 /tmp/conformance",
+            ),
+            (
+                "Check an SDK's vendored copy against the release, with diffs (writes nothing)",
+                "bqsuite fetch --check --diff 1.8.0 tests/conformance",
+            ),
+            (
+                "Re-vendor the copy from the release, keeping the SDK's own files",
+                "bqsuite fetch --update 1.8.0 tests/conformance",
+            ),
+            (
+                "Download from a mirror ({version} is replaced)",
+                "BQ_CONFORMANCE_BASE_URL='https://mirror.example/conformance/v{version}' bqsuite fetch 1.8.0 /tmp/conformance",
+            ),
+        ],
+    ),
+    (
+        "sync",
+        &[
+            (
+                "Report which SDK copies beside this repository have drifted (writes nothing)",
+                "bqsuite sync --suite suite --check",
+            ),
+            (
+                "Vendor the suite into every copy listed in sync-targets.txt",
+                "bqsuite sync --suite suite --workspace ..",
+            ),
+        ],
+    ),
+    (
+        "results",
+        &[
+            (
+                "Is an SDK compatible with the suite?",
+                "bqsuite results check results.json --suite suite",
+            ),
+            (
+                "The compatibility matrix of two SDKs as a web page",
+                "bqsuite results matrix python.json go.json --suite suite --html matrix.html",
+            ),
+        ],
+    ),
+    (
+        "results check",
+        &[
+            (
+                "Is an SDK compatible with the suite?",
+                "bqsuite results check results.json --suite suite",
+            ),
+            (
+                "The same, accepting the failures the SDK lists as known gaps",
+                "bqsuite results check results.json --suite suite --known-gaps conformance-known-gaps.json",
+            ),
+        ],
+    ),
+    (
+        "results matrix",
+        &[
+            (
+                "The compatibility matrix of two SDKs as a Markdown table",
+                "bqsuite results matrix python.json go.json --suite suite --markdown matrix.md",
+            ),
+            (
+                "The same as a self-contained web page",
+                "bqsuite results matrix python.json go.json --suite suite --html matrix.html",
+            ),
+        ],
+    ),
+    (
+        "results diff",
+        &[(
+            "Cases that changed between an SDK's previous run and this one",
+            "bqsuite results diff previous.json results.json",
+        )],
+    ),
+    (
+        "diff",
+        &[
+            (
+                "Classify the change since release 1.7.0 and check the version bump",
+                "bqsuite diff babelqueue-conformance-1.7.0.tar.gz suite",
+            ),
+            (
+                "The same, and draft the release notes",
+                "bqsuite diff babelqueue-conformance-1.7.0.tar.gz suite --markdown notes.md",
+            ),
+        ],
+    ),
+    (
+        "completions",
+        &[
+            (
+                "Install bash completions for your user",
+                "bqsuite completions bash > ~/.local/share/bash-completion/completions/bqsuite",
+            ),
+            (
+                "Install fish completions",
+                "bqsuite completions fish > ~/.config/fish/completions/bqsuite.fish",
+            ),
+        ],
+    ),
+    (
+        "man",
+        &[
+            ("Read bqsuite(1)", "bqsuite man | man -l -"),
+            (
+                "Read the page of results check",
+                "bqsuite man results check | man -l -",
+            ),
+            (
+                "Install every page for your user",
+                "bqsuite man --out ~/.local/share/man/man1",
+            ),
+        ],
+    ),
+];
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "bqsuite",
+    version,
+    about = "Maintain, release and distribute the BabelQueue conformance suite"
+)]
+pub struct Cli {
+    /// Output format: human text; one JSON document on standard output (also when the command
+    /// cannot run); or human text plus GitHub Actions annotations. Default: github when
+    /// GITHUB_ACTIONS=true, else human.
+    #[arg(long, value_enum, global = true)]
+    pub format: Option<FormatArg>,
+    /// When to colour the output. auto: on a terminal, unless NO_COLOR is set (CLICOLOR_FORCE
+    /// forces it).
+    #[arg(long, value_enum, global = true, default_value_t, value_name = "WHEN")]
+    pub color: ColorArg,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    Human,
+    Json,
+    Github,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Default)]
+pub enum ColorArg {
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+/// `bqsuite 0.1.0 (conformance suite 1.5.0)`: the tool and the suite it was released with.
+pub fn version_text() -> String {
+    format!(
+        "{} (conformance suite {})",
+        env!("CARGO_PKG_VERSION"),
+        SUITE_VERSION.trim()
+    )
+}
+
+/// The clap command, with the version text and each command's examples after its help.
+pub fn command() -> clap::Command {
+    let version: &'static str = Box::leak(version_text().into_boxed_str());
+    let mut cmd = Cli::command().version(version);
+    let header = *cmd.get_styles().get_header();
+    for (path, examples) in EXAMPLES {
+        let mut text = format!("{header}Examples:{header:#}\n");
+        for (what, line) in *examples {
+            text.push_str(&format!("  # {what}\n  {line}\n"));
+        }
+        let words: Vec<&str> = path.split_whitespace().collect();
+        if words.is_empty() {
+            text.push('\n');
+            text.push_str(EXIT_CODES);
+        }
+        cmd = with_subcommand(cmd, &words, |c| c.after_help(text));
+    }
+    cmd
+}
+
+/// `cmd` with `edit` applied to the subcommand at `path` (`cmd` itself for an empty path).
+fn with_subcommand(
+    cmd: clap::Command,
+    path: &[&str],
+    edit: impl FnOnce(clap::Command) -> clap::Command,
+) -> clap::Command {
+    match path.split_first() {
+        None => edit(cmd),
+        Some((first, rest)) => {
+            let first = first.to_string();
+            cmd.mut_subcommand(first, |sub| with_subcommand(sub, rest, edit))
+        }
+    }
+}
+
+/// Parses `args` (the program name first).
+pub fn parse(args: &[OsString]) -> Result<Cli, clap::Error> {
+    let matches = command().try_get_matches_from(args)?;
+    Cli::from_arg_matches(&matches)
+}
+
+/// The subcommand named in `args`, as far as it can be told without parsing (for the JSON
+/// document of a usage error): `results check`, `validate`...
+pub fn guess_command(args: &[OsString]) -> String {
+    let words: Vec<&str> = args
+        .iter()
+        .skip(1)
+        .filter_map(|a| a.to_str())
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let known = command();
+    match words.first() {
+        Some(&"results") => match words.get(1) {
+            Some(action @ (&"check" | &"matrix" | &"diff")) => format!("results {action}"),
+            _ => "results".into(),
+        },
+        Some(word) if known.find_subcommand(word).is_some() => (*word).to_string(),
+        _ => String::new(),
+    }
+}
+
+/// True when `args` ask for `--format json` (usage errors then print a JSON document too).
+pub fn wants_json(args: &[OsString]) -> bool {
+    args.iter()
+        .zip(args.iter().skip(1))
+        .any(|(a, b)| a == "--format" && b == "json")
+        || args.iter().any(|a| a == "--format=json")
+}
+
+impl Command {
+    /// The command's name in JSON documents and summaries (`results check`, `fetch`...).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Command::Validate { .. } => "validate",
+            Command::Eval { .. } => "eval",
+            Command::Mutants { .. } => "mutants",
+            Command::Release { .. } => "release",
+            Command::Fetch(_) => "fetch",
+            Command::Sync(_) => "sync",
+            Command::Results { action } => match action {
+                ResultsAction::Check { .. } => "results check",
+                ResultsAction::Matrix { .. } => "results matrix",
+                ResultsAction::Diff { .. } => "results diff",
+            },
+            Command::Diff { .. } => "diff",
+            Command::Completions { .. } => "completions",
+            Command::Man { .. } => "man",
+        }
+    }
+
+    /// What the command works on, as the user gave it (the `subject` of a JSON document).
+    pub fn subject(&self) -> String {
+        let suite = |s: &Option<PathBuf>| suite_or_default(s).display().to_string();
+        let files = |f: &[PathBuf]| {
+            f.iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match self {
+            Command::Validate { suite: s, .. }
+            | Command::Eval { suite: s, .. }
+            | Command::Mutants { suite: s, .. }
+            | Command::Release { suite: s, .. }
+            | Command::Sync(SyncArgs { suite: s, .. }) => suite(s),
+            Command::Fetch(args) => args.dest.display().to_string(),
+            Command::Results { action } => match action {
+                ResultsAction::Check { files: f, .. } | ResultsAction::Matrix { files: f, .. } => {
+                    files(f)
+                }
+                ResultsAction::Diff { old, new, .. } => {
+                    format!("{} → {}", old.display(), new.display())
+                }
+            },
+            Command::Diff { old, new, .. } => format!("{} → {}", old.display(), new.display()),
+            Command::Completions { shell } => shell.to_string(),
+            Command::Man { out: Some(dir), .. } => dir.display().to_string(),
+            Command::Man { page, .. } => page.join(" "),
+        }
+    }
+
+    /// The suite directory the command reads, and whether it is the default `./suite`.
+    pub fn suite(&self) -> Option<(&Path, bool)> {
+        fn of(s: &Option<PathBuf>) -> (&Path, bool) {
+            match s {
+                Some(p) => (p.as_path(), false),
+                None => (Path::new(DEFAULT_SUITE), true),
+            }
+        }
+        match self {
+            Command::Validate { suite, .. }
+            | Command::Eval { suite, .. }
+            | Command::Mutants { suite, .. }
+            | Command::Release { suite, .. }
+            | Command::Sync(SyncArgs { suite, .. }) => Some(of(suite)),
+            Command::Results {
+                action: ResultsAction::Check { suite, .. } | ResultsAction::Matrix { suite, .. },
+            } => Some(of(suite)),
+            _ => None,
+        }
+    }
+}
+
+/// The suite directory: the one given, else `./suite`.
+pub fn suite_or_default(suite: &Option<PathBuf>) -> PathBuf {
+    suite
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(DEFAULT_SUITE))
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check that a suite is sound: JSON, schemas, pointers, version rules, case ids, and every
+    /// expectation re-derived by the reference evaluator.
+    Validate {
+        /// The suite directory [default: suite, in the current directory].
+        #[arg(value_name = "SUITE")]
+        suite: Option<PathBuf>,
+        /// Also check the version rules against an earlier suite (directory or release tarball):
+        /// the change must be covered by the SemVer bump.
+        #[arg(long, value_name = "OLD")]
+        since: Option<PathBuf>,
+        /// Validate the suite with a proposal overlay merged in (a directory holding
+        /// manifest.json and fixtures/ that only add cases), and check that it is additive.
+        #[arg(long, value_name = "DIR", conflicts_with = "since")]
+        proposal: Option<PathBuf>,
+    },
+    /// Run the reference evaluator over a suite and write its results.json.
+    Eval {
+        /// The suite directory [default: suite, in the current directory].
+        #[arg(value_name = "SUITE")]
+        suite: Option<PathBuf>,
+        /// Where to write results.json (default, or `-`: standard output); a new or regular file.
+        #[arg(long, short)]
+        out: Option<PathBuf>,
+    },
+    /// Suite adequacy: run every mutant (a plausible wrong SDK behaviour) over every case and
+    /// report the mutants no case kills.
+    Mutants {
+        /// The suite directory [default: suite, in the current directory].
+        #[arg(value_name = "SUITE")]
+        suite: Option<PathBuf>,
+        /// Run over the suite with a proposal overlay merged in.
+        #[arg(long, value_name = "DIR")]
+        proposal: Option<PathBuf>,
+    },
+    /// Build the reproducible release asset (tarball) and SHA256SUMS.
+    Release {
+        /// The suite directory [default: suite, in the current directory].
+        #[arg(value_name = "SUITE")]
+        suite: Option<PathBuf>,
+        /// The output directory.
+        #[arg(long, default_value = "dist")]
+        out: PathBuf,
+        /// The tag being released (vX.Y.Z); must equal v + CONFORMANCE_VERSION.
+        #[arg(long)]
+        tag: Option<String>,
+        /// Allow packaging a -pre (untagged) version.
+        #[arg(long)]
+        allow_pre: bool,
+    },
+    /// Download a released suite, verify it and unpack it into DEST, --check a vendored copy, or
+    /// --update (re-vendor) one.
+    Fetch(FetchArgs),
+    /// Vendor the suite into sibling SDK checkouts, or --check which copies have drifted.
+    Sync(SyncArgs),
+    /// Check SDK results files, build the compatibility matrix, or diff two runs of one SDK.
+    Results {
+        #[command(subcommand)]
+        action: ResultsAction,
+    },
+    /// Classify the change between two suites (directories or release tarballs) and check that
+    /// NEW's version makes the SemVer bump it needs.
+    Diff {
+        /// The earlier suite.
+        old: PathBuf,
+        /// The later suite.
+        new: PathBuf,
+        /// Write a release-notes draft (Markdown) listing the new cases per section.
+        #[arg(long, value_name = "FILE")]
+        markdown: Option<PathBuf>,
+    },
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print a manual page (roff, for `man -l -`): bqsuite(1), or the page of the command named
+    /// (`bqsuite man fetch`, `bqsuite man results check`); or write every page with --out.
+    Man {
+        /// The command whose page to print (fetch, results check...) [default: bqsuite(1), the
+        /// overview].
+        #[arg(value_name = "COMMAND", conflicts_with = "out")]
+        page: Vec<String>,
+        /// Write every page (bqsuite.1, bqsuite-fetch.1, bqsuite-results-check.1...) into this
+        /// directory, created if missing; each file is replaced whole.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ResultsAction {
+    /// Decide whether each SDK results file is Compatible with the suite, listing every reason
+    /// it is not.
+    Check {
+        /// results.json files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The suite the results are checked against [default: suite, in the current directory].
+        #[arg(long, value_name = "SUITE")]
+        suite: Option<PathBuf>,
+        /// The SDK's known-gaps file ({"gaps": [{"section", "case", "reason"}]}, as the real
+        /// conformance-known-gaps.json): a failing case it lists is accepted; a listed case that
+        /// passes (stale), is skipped or is absent is an error.
+        #[arg(long, value_name = "FILE")]
+        known_gaps: Option<PathBuf>,
+    },
+    /// The compatibility matrix: SDKs as columns, sections as rows.
+    Matrix {
+        /// results.json files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The suite the results are checked against [default: suite, in the current directory].
+        #[arg(long, value_name = "SUITE")]
+        suite: Option<PathBuf>,
+        /// Write a self-contained HTML page here.
+        #[arg(long, value_name = "OUT")]
+        html: Option<PathBuf>,
+        /// Write a GitHub-flavoured Markdown table here.
+        #[arg(long, value_name = "OUT")]
+        markdown: Option<PathBuf>,
+    },
+    /// Cases of one SDK that went from pass to fail/skip between two runs, and back.
+    Diff {
+        /// The earlier results.json.
+        old: PathBuf,
+        /// The later results.json.
+        new: PathBuf,
+    },
+}

@@ -1,0 +1,614 @@
+//! `bqsuite fetch`: download a released suite, verify its checksum and the archive itself, then
+//! unpack it into DEST — or, with `--check`, compare a vendored copy with it, writing nothing.
+//!
+//! The asset is read as a stream: its sha256 is computed while the gzip and tar layers are
+//! verified ([`bqsuite_suite::archive::verify`]), so memory stays flat whatever its size.
+//! - `--check`: one pass; every file of the vendored set is compared with the directory as it
+//!   goes by ([`compare::Comparer`]); the findings count only when the checksum matched and the
+//!   archive was accepted.
+//! - unpack: a first pass verifies the whole asset (checksum and archive) without writing anything
+//!   but, for a download, a private copy in a staging directory beside DEST; a second pass over
+//!   that copy (or the `file://` source) unpacks it into the staging directory, re-checking the
+//!   checksum, and one rename puts the tree in place.
+//! - `--update`: the same two passes into the staging directory, then DIR's vendored set is made
+//!   equal to the unpacked tree file by file ([`update`]).
+
+mod data;
+pub mod progress;
+pub mod source;
+mod unpack;
+pub mod update;
+
+use std::fs;
+use std::io::{BufReader, Read};
+use std::path::{Component, Path, PathBuf};
+
+use bqsuite_core::diag::{Diagnostic, Report};
+use bqsuite_core::error::{Error, Result};
+use bqsuite_suite::archive::verify::{self, Discard, Fault, Sink, Summary};
+use bqsuite_suite::archive::{SUMS_FILE, SumsEntry, asset_name, sums_lookup};
+
+pub use bqsuite_suite::archive::verify::Limits;
+use bqsuite_suite::compare;
+
+pub use bqsuite_suite::compare::{
+    CompareOptions, Comparer, Comparison, compare_dirs, compare_files,
+};
+use data::Checked;
+pub use source::Network;
+use source::{Fetcher, Hashing, Location};
+
+/// The default location of released assets; `{version}` is replaced.
+pub const DEFAULT_BASE_URL: &str =
+    "https://github.com/BabelQueue/conformance/releases/download/v{version}";
+
+/// Largest SHA256SUMS read.
+const MAX_SUMS_BYTES: u64 = 64 * 1024;
+/// Read buffer between the source and the gzip decoder.
+const BUFFER: usize = 256 * 1024;
+
+/// What to fetch and what to do with it.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The SemVer version to fetch.
+    pub version: String,
+    /// The destination (unpack) or the vendored directory (check).
+    pub dest: PathBuf,
+    /// Compare `dest` with the release instead of unpacking.
+    pub check: bool,
+    /// Re-vendor `dest` (a vendored copy, or a new or empty directory) from the release.
+    pub update: bool,
+    /// A pinned sha256 of the asset; SHA256SUMS is then not needed.
+    pub sha256: Option<String>,
+    /// Attach unified diffs of changed text files (check mode).
+    pub diff: bool,
+    /// Where the assets are (`BQ_CONFORMANCE_BASE_URL`), else [`DEFAULT_BASE_URL`]. `{version}`
+    /// is replaced in either.
+    pub base_url: Option<String>,
+    /// Show a progress bar on standard error (a terminal, not CI). The library does not draw it:
+    /// the caller passes a sink to [`fetch_with_progress`] when this is set.
+    pub progress: bool,
+    /// Timeouts and retries.
+    pub network: Network,
+    /// Caps on the archive (size, entries, unpacked size).
+    pub limits: Limits,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            version: String::new(),
+            dest: PathBuf::new(),
+            check: false,
+            update: false,
+            sha256: None,
+            diff: false,
+            base_url: None,
+            progress: false,
+            network: Network::default(),
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// Runs fetch without progress reporting. See [`fetch_with_progress`].
+pub fn fetch(options: &Options) -> Result<Report> {
+    fetch_with_progress(options, &mut |_, _| {})
+}
+
+/// Runs fetch; `progress(bytes_read, total)` is called as the asset downloads. Findings (exit 1):
+/// checksum mismatch, refused archive, drift. `Err` (exit 2): usage, network, I/O.
+pub fn fetch_with_progress(
+    options: &Options,
+    progress: &mut dyn FnMut(u64, Option<u64>),
+) -> Result<Report> {
+    let version = parse_version(&options.version)?;
+    let pin = options.sha256.as_deref().map(parse_pin).transpose()?;
+    let base = options
+        .base_url
+        .as_deref()
+        .unwrap_or(DEFAULT_BASE_URL)
+        .replace("{version}", version);
+    let name = asset_name(version);
+    let asset = Location::resolve(&base, &name)?;
+    let sums = Location::resolve(&base, SUMS_FILE)?;
+    if options.check && options.update {
+        return Err(Error::Usage(
+            "--check and --update cannot be combined: --check writes nothing, --update re-vendors"
+                .into(),
+        ));
+    }
+    // DEST is checked before anything is downloaded. The parents made for it are removed again
+    // when the run leaves them empty (declared first, so dropped last: after the staging area).
+    let mut created = unpack::CreatedParents::default();
+    let target = if options.check {
+        check_dir(&options.dest)?;
+        None
+    } else if options.update {
+        match update::plan(&options.dest)? {
+            update::Plan::Fresh => Some(Target::Fresh(fresh(&options.dest, &mut created)?)),
+            update::Plan::Update(dir) => {
+                let absolute = fs::canonicalize(&dir).map_err(|e| Error::io("resolve", &dir, e))?;
+                Some(Target::Update(unpack::Pinned::take(&dir, absolute)?))
+            }
+        }
+    } else {
+        Some(Target::Fresh(fresh(&options.dest, &mut created)?))
+    };
+    let mut fetcher = Fetcher::new(&options.network);
+    let mut run = Run {
+        options,
+        version,
+        asset,
+        report: Report::new(String::new()),
+        checked: None,
+        seen: None,
+    };
+    run.report.subject = run.asset.shown();
+    let pinned = pin.is_some();
+    let expected = match pin {
+        Some(hash) => Expected {
+            hash,
+            source: "--sha256".into(),
+        },
+        None => match read_sums(&mut fetcher, &sums, &run.asset, version, &name) {
+            Ok(hash) => Expected {
+                hash,
+                source: format!("{SUMS_FILE} at {}", sums.shown()),
+            },
+            Err(fault) => return run.settle(fault),
+        },
+    };
+    run.checked = Some(Checked {
+        expected: expected.hash.clone(),
+        source: if pinned { "--sha256" } else { SUMS_FILE },
+        url: (!pinned).then(|| sums.shown()),
+    });
+    let outcome = match &target {
+        None => run.check(&mut fetcher, &expected, progress),
+        Some(target) => run.unpack(&mut fetcher, &expected, target, progress),
+    };
+    match outcome {
+        Ok(()) => Ok(run.report),
+        Err(fault) => run.settle(fault),
+    }
+}
+
+/// Where a verified asset goes: DEST resolved once and pinned before anything is downloaded
+/// ([`unpack::Pinned`]); the staging directory is made beside it, and it is checked to be the same
+/// directory (or still absent) right before the tree is renamed onto it or written into it.
+enum Target {
+    /// A new tree renamed into place (DEST absent or empty).
+    Fresh(unpack::Pinned),
+    /// An existing vendored copy updated file by file.
+    Update(unpack::Pinned),
+}
+
+/// DEST of a plain fetch: checked ([`prepare_dest`]) and pinned.
+fn fresh(dest: &Path, created: &mut unpack::CreatedParents) -> Result<unpack::Pinned> {
+    let absolute = prepare_dest(dest, created)?;
+    unpack::Pinned::take(dest, absolute)
+}
+
+/// The hash the asset must have, and where it comes from.
+struct Expected {
+    hash: String,
+    source: String,
+}
+
+struct Run<'o> {
+    options: &'o Options,
+    version: &'o str,
+    asset: Location,
+    report: Report,
+    /// The sha256 the asset must have and where it comes from, once known (for `data`).
+    checked: Option<Checked>,
+    /// The sha256 and size of the asset as the first pass read it (for `data`).
+    seen: Option<(String, u64)>,
+}
+
+/// What one pass over the asset found.
+struct Pass {
+    digest: String,
+    bytes: u64,
+    verdict: std::result::Result<Summary, Fault>,
+}
+
+impl Run<'_> {
+    /// A refusal becomes the report's finding (exit 1); a failure is an error (exit 2).
+    fn settle(mut self, fault: Fault) -> Result<Report> {
+        match fault {
+            Fault::Refused(mut d) => {
+                self.report.subject = self.asset.shown();
+                if d.file.is_empty() {
+                    d.file = asset_name(self.version);
+                }
+                self.report.push(*d);
+                self.report.data = self.data(None, None);
+                Ok(self.report)
+            }
+            Fault::Failed(e) => Err(e),
+        }
+    }
+
+    /// Reads the whole asset once through `sink`: hashes every byte (the rest is read even after
+    /// a refusal, so that a tampered asset is reported as such), verifies the archive.
+    fn pass(
+        &self,
+        reader: Box<dyn Read + '_>,
+        length: Option<u64>,
+        tee: Option<(fs::File, PathBuf)>,
+        progress: Option<&mut dyn FnMut(u64, Option<u64>)>,
+        sink: &mut dyn Sink,
+    ) -> std::result::Result<Pass, Fault> {
+        let limits = &self.options.limits;
+        let mut hashing =
+            Hashing::new(reader, limits.max_archive_bytes, length, self.asset.shown());
+        if let Some((file, path)) = tee {
+            hashing = hashing.tee(file, path);
+        }
+        if let Some(progress) = progress {
+            hashing = hashing.progress(progress);
+        }
+        let verdict = {
+            let mut input = BufReader::with_capacity(BUFFER, &mut hashing);
+            verify::verify(&mut input, self.version, limits, sink)
+        };
+        if let Err(Fault::Failed(e)) = verdict {
+            return Err(Fault::Failed(e));
+        }
+        hashing.drain()?;
+        let bytes = hashing.count();
+        let digest = hashing.finish()?;
+        Ok(Pass {
+            digest,
+            bytes,
+            verdict,
+        })
+    }
+
+    /// The checksum first (a tampered asset is a checksum mismatch, whatever else is wrong with
+    /// it), then the archive's verdict.
+    fn judge(
+        &self,
+        pass: Pass,
+        expected: &Expected,
+    ) -> std::result::Result<(Summary, u64, String), Fault> {
+        if pass.digest != expected.hash {
+            return Err(Fault::Refused(Box::new(
+                Diagnostic::error(
+                    "checksum-mismatch",
+                    asset_name(self.version),
+                    format!(
+                        "the asset's sha256 is {}, but {} says {}",
+                        pass.digest, expected.source, expected.hash
+                    ),
+                )
+                .help(
+                    "the download is corrupt or was tampered with (or the pin is wrong); nothing \
+                     was written",
+                ),
+            )));
+        }
+        let summary = pass.verdict?;
+        Ok((summary, pass.bytes, pass.digest))
+    }
+
+    fn check(
+        &mut self,
+        fetcher: &mut Fetcher,
+        expected: &Expected,
+        progress: &mut dyn FnMut(u64, Option<u64>),
+    ) -> std::result::Result<(), Fault> {
+        let dir = &self.options.dest;
+        let mut comparer = Comparer::new(
+            dir,
+            &CompareOptions {
+                diff: self.options.diff,
+                expected_label: format!("release {}", self.version),
+                keep_manifest: true,
+            },
+        )?;
+        let opened = fetcher.open(
+            &self.asset,
+            self.version,
+            self.options.limits.max_archive_bytes,
+        )?;
+        let pass = self.pass(
+            opened.reader,
+            opened.length,
+            None,
+            Some(progress),
+            &mut comparer,
+        )?;
+        self.seen = Some((pass.digest.clone(), pass.bytes));
+        let (_, bytes, digest) = self.judge(pass, expected)?;
+        let comparison = comparer.finish()?;
+        self.report.subject = dir.display().to_string();
+        let fix = update::command(
+            self.version,
+            dir,
+            self.options.base_url.as_deref(),
+            self.options.sha256.as_deref(),
+        );
+        self.push_verified(bytes, &digest, expected);
+        let facts = compare::report::Facts {
+            version: self.version,
+            destination: dir,
+            fix: &fix,
+        };
+        let checked = compare::report::settle(&mut self.report, comparison, &facts);
+        let mut data = self.data(None, None);
+        if let Some(object) = data.as_object_mut() {
+            object.extend(checked);
+        }
+        self.report.data = data;
+        Ok(())
+    }
+
+    /// The summary line of an asset whose sha256 matched.
+    fn push_verified(&mut self, bytes: u64, digest: &str, expected: &Expected) {
+        self.report.summary.push(format!(
+            "{}: {bytes} bytes, sha256 {digest} (matches {})",
+            asset_name(self.version),
+            expected.source
+        ));
+    }
+
+    fn unpack(
+        &mut self,
+        fetcher: &mut Fetcher,
+        expected: &Expected,
+        target: &Target,
+        progress: &mut dyn FnMut(u64, Option<u64>),
+    ) -> std::result::Result<(), Fault> {
+        let (Target::Fresh(pinned) | Target::Update(pinned)) = target;
+        let staging = unpack::Staging::create(pinned.path())?;
+        let cap = self.options.limits.max_archive_bytes;
+        // Pass 1: verify everything; keep a private copy of a download for pass 2.
+        let (local, digest) = {
+            let opened = fetcher.open(&self.asset, self.version, cap)?;
+            let (local, tee) = match &self.asset {
+                Location::File(path) => (path.clone(), None),
+                Location::Http(_) => {
+                    let path = staging.download();
+                    (path.clone(), Some((staging.create_download()?, path)))
+                }
+            };
+            let pass = self.pass(
+                opened.reader,
+                opened.length,
+                tee,
+                Some(progress),
+                &mut Discard,
+            )?;
+            self.seen = Some((pass.digest.clone(), pass.bytes));
+            let (_, _, digest) = self.judge(pass, expected)?;
+            (local, digest)
+        };
+        // Pass 2: unpack what was verified, checking it is still the same bytes.
+        let file =
+            fs::File::open(&local).map_err(|e| Fault::Failed(Error::io("open", &local, e)))?;
+        let mut extract = unpack::Extract::new(staging.tree())?;
+        let pass = self.pass(Box::new(file), None, None, None, &mut extract)?;
+        let again = Expected {
+            hash: digest.clone(),
+            source: "the asset as it was verified (it changed while being unpacked)".into(),
+        };
+        let (summary, bytes, _) = self.judge(pass, &again)?;
+        self.report.subject = self.options.dest.display().to_string();
+        match target {
+            Target::Fresh(pinned) => {
+                pinned.verify()?;
+                staging.commit(pinned.path())?;
+                self.push_verified(bytes, &digest, expected);
+                self.report.summary.push(format!(
+                    "unpacked {} file{} ({} bytes) into {}",
+                    summary.files,
+                    bqsuite_core::diag::plural(summary.files),
+                    summary.bytes,
+                    self.options.dest.display()
+                ));
+                self.report.data = self.data(Some(&summary), None);
+            }
+            Target::Update(pinned) => {
+                // DIR is still the directory pinned at the start (not swapped for a link).
+                pinned.verify()?;
+                let tree = staging.tree();
+                let root = pinned.write_root();
+                let applied = update::vendor_staged(&root, &tree, &summary, &self.options.limits)
+                    .map_err(|fault| match fault {
+                        Fault::Failed(e) => Fault::Failed(pinned.shown_error(e)),
+                        refused => refused,
+                    });
+                // Swapped while being written: say so rather than claim success.
+                pinned.verify_written()?;
+                let applied = applied?;
+                drop(staging);
+                self.push_verified(bytes, &digest, expected);
+                if applied.is_empty() {
+                    self.report.summary.push(format!(
+                        "{} already matches release {}; nothing written",
+                        self.options.dest.display(),
+                        self.version
+                    ));
+                } else {
+                    let lines = update::summary(&self.options.dest, self.version, &applied);
+                    self.report.summary.extend(lines);
+                }
+                self.report.data = self.data(Some(&summary), Some(&applied));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// VERSION must be SemVer (`latest`, `v1.5.0` and other words are usage errors).
+fn parse_version(text: &str) -> Result<&str> {
+    match semver::Version::parse(text) {
+        Ok(_) => Ok(text),
+        Err(e) => {
+            let hint = if text.starts_with('v') && semver::Version::parse(&text[1..]).is_ok() {
+                format!(" (write {} without the `v`)", &text[1..])
+            } else {
+                String::new()
+            };
+            Err(Error::Usage(format!(
+                "VERSION must be a SemVer version such as 1.5.0, not `{text}`{hint}: {e}"
+            )))
+        }
+    }
+}
+
+/// `--sha256` must be 64 hex digits.
+fn parse_pin(text: &str) -> Result<String> {
+    if text.len() == 64 && text.bytes().all(|b| b.is_ascii_hexdigit()) {
+        Ok(text.to_ascii_lowercase())
+    } else {
+        Err(Error::Usage(format!(
+            "--sha256 must be 64 hexadecimal digits, not `{text}`"
+        )))
+    }
+}
+
+/// `--check` needs an existing directory.
+fn check_dir(dir: &Path) -> Result<()> {
+    match fs::symlink_metadata(dir) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(_) => Err(Error::bad_path(dir, "is not a directory")),
+        Err(e) => Err(Error::io("read", dir, e)),
+    }
+}
+
+/// DEST must not exist, or be an empty directory (not a link). Its missing parents are made, one
+/// at a time and never through a link, and recorded in `created` (removed again if the fetch
+/// leaves them empty). Returns the absolute path the tree will be renamed to.
+fn prepare_dest(dest: &Path, created: &mut unpack::CreatedParents) -> Result<PathBuf> {
+    match fs::symlink_metadata(dest) {
+        Ok(m) if m.file_type().is_symlink() => {
+            return Err(Error::bad_path(
+                dest,
+                "is a symbolic link; give a real directory",
+            ));
+        }
+        Ok(m) if m.is_dir() => {
+            let mut entries = fs::read_dir(dest).map_err(|e| Error::io("read", dest, e))?;
+            if entries.next().is_some() {
+                return Err(Error::bad_path(
+                    dest,
+                    "already exists and is not empty; fetch unpacks only into a new or empty \
+                     directory (use --check to compare a vendored copy)",
+                ));
+            }
+            let absolute = fs::canonicalize(dest).map_err(|e| Error::io("resolve", dest, e))?;
+            if absolute.parent().is_none() {
+                return Err(Error::bad_path(
+                    dest,
+                    "cannot unpack over the root directory",
+                ));
+            }
+            return Ok(absolute);
+        }
+        Ok(_) => {
+            return Err(Error::bad_path(
+                dest,
+                "already exists and is not a directory",
+            ));
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(Error::io("read", dest, e)),
+    }
+    let Some(Component::Normal(name)) = dest.components().next_back() else {
+        return Err(Error::bad_path(dest, "does not name a directory to create"));
+    };
+    let parent = match dest.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    match fs::metadata(parent) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => return Err(Error::bad_path(parent, "is not a directory")),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => created.make(parent)?,
+        Err(e) => return Err(Error::io("use the parent directory", parent, e)),
+    }
+    let parent = fs::canonicalize(parent).map_err(|e| Error::io("resolve", parent, e))?;
+    Ok(parent.join(name))
+}
+
+/// The expected hash from SHA256SUMS (a missing line or unreadable file is `checksum-missing`).
+fn read_sums(
+    fetcher: &mut Fetcher,
+    sums: &Location,
+    asset: &Location,
+    version: &str,
+    name: &str,
+) -> std::result::Result<String, Fault> {
+    let shown = sums.shown();
+    let mut bytes = Vec::new();
+    fetcher
+        .open(sums, version, u64::MAX)?
+        .reader
+        .take(MAX_SUMS_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Fault::from_io(e, |e| Fault::Failed(Error::io("read", &shown, e))))?;
+    let missing = |why: String| {
+        Fault::Refused(Box::new(
+            Diagnostic::error("checksum-missing", SUMS_FILE, why).help(
+                "the release is incomplete; pin the asset's hash with --sha256 if you know it",
+            ),
+        ))
+    };
+    if bytes.len() as u64 > MAX_SUMS_BYTES {
+        return Err(missing(format!(
+            "{shown} is larger than {MAX_SUMS_BYTES} bytes"
+        )));
+    }
+    let text = String::from_utf8(bytes).map_err(|_| missing(format!("{shown} is not text")))?;
+    match sums_lookup(&text, name) {
+        SumsEntry::Hash(hash) => Ok(hash),
+        SumsEntry::Missing => {
+            // A flat mirror's SHA256SUMS may list other versions only: when the asset itself is
+            // not there either, the version is not released (exit 2), not a checksum problem.
+            if let Err(Fault::Failed(e)) = fetcher.open(asset, version, u64::MAX).map(drop)
+                && e.kind() == "not-released"
+            {
+                return Err(Fault::Failed(e));
+            }
+            Err(missing(format!("{shown} has no line for {name}")))
+        }
+        SumsEntry::Ambiguous(hashes) => Err(Fault::Refused(Box::new(
+            Diagnostic::error(
+                "checksum-ambiguous",
+                SUMS_FILE,
+                format!(
+                    "{shown} has {} lines for {name} that disagree ({}); no hash can be trusted",
+                    hashes.len(),
+                    hashes.join(", ")
+                ),
+            )
+            .help(
+                "the release's SHA256SUMS is corrupt or was tampered with; nothing was written. \
+                 Pin the hash you trust with --sha256",
+            ),
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_and_pins() {
+        assert!(parse_version("1.5.0").is_ok());
+        assert!(parse_version("1.5.0-pre").is_ok());
+        for bad in ["latest", "v1.5.0", "1.5", "", "1.5.0/../x"] {
+            assert!(parse_version(bad).is_err(), "{bad}");
+        }
+        let hint = parse_version("v1.5.0").unwrap_err().to_string();
+        assert!(hint.contains("without the `v`"), "{hint}");
+        assert!(parse_pin(&"A".repeat(64)).is_ok());
+        assert!(parse_pin("abc").is_err());
+        assert!(parse_pin(&"g".repeat(64)).is_err());
+    }
+}

@@ -1,0 +1,754 @@
+//! The compatibility check of one results file against a suite (ADR-0032, "Sections, scopes and
+//! exceptions" and "Results format" of the spec).
+//!
+//! A file is **Compatible** when it has no error finding. Every reason it is not is one error:
+//!
+//! | code | what |
+//! |---|---|
+//! | `results-too-large` | the file is larger than [`MAX_RESULTS_BYTES`](super::read::MAX_RESULTS_BYTES) (16 MiB), or a name in it is longer than 256 bytes, a text longer than 4 KiB, or it has more than 1,000 sections or 100,000 cases ([`super::read`]) |
+//! | `results-json-syntax` | the file is not UTF-8 JSON |
+//! | `results-duplicate-key` | a key repeats in one object (a case reported twice is ambiguous) |
+//! | `results-schema` | the file does not conform to `schema/results.schema.json` (draft 2020-12, `format` asserted) |
+//! | `results-version` | `conformance_version` is not the suite's version |
+//! | `results-binding-unknown` | `bindings` names something that is not a binding |
+//! | `results-binding-excepted` | `bindings` names a binding the manifest excepts for the SDK's family |
+//! | `results-section-missing` | a required section is absent |
+//! | `results-section-unknown` | a section the manifest does not have |
+//! | `results-section-out-of-scope` | a section whose scope is not carried (not in `bindings`, or excepted) |
+//! | `results-case-unknown` | a case id the manifest's section does not have |
+//! | `results-case-missing` | a case of a present in-scope section is absent |
+//! | `results-case-failed` | a case has `status: fail` |
+//! | `results-skip-without-adr` | a skip whose `reason` does not cite `ADR-NNNN` |
+//!
+//! A section out of scope is an error because the spec has such a section absent from results:
+//! reporting it means either `bindings` is incomplete (which the spec forbids: it MUST list every
+//! binding the package carries, and then all of that binding's sections are required) or the
+//! binding is excepted for the family and must not be claimed.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::path::Path;
+
+use jsonschema::Validator;
+use serde_json::Value;
+
+use super::family::family_of;
+use super::read::{self, Loaded, Reason, SectionEntry, Status, cites_adr};
+use crate::commands::validate::schemas::{DRAFT_2020_12, compile_for_draft};
+use bqsuite_core::diag::{Diagnostic, Severity, plural};
+use bqsuite_core::error::{Error, Result};
+use bqsuite_core::index::{BINDINGS, CaseIndex};
+use bqsuite_core::json::{self, Kind, Node, Pos};
+use bqsuite_suite::load::{self, RESULTS_SCHEMA};
+
+/// At most this many findings of one file are listed; the verdict still counts them all.
+pub const MAX_FINDINGS_PER_FILE: usize = 1000;
+/// At most this many schema violations are collected per file.
+const MAX_SCHEMA_VIOLATIONS: usize = 1000;
+
+/// The findings of one file: every error is counted, the first [`MAX_FINDINGS_PER_FILE`] kept.
+#[derive(Default)]
+struct Findings {
+    kept: Vec<Diagnostic>,
+    errors: usize,
+    dropped: usize,
+}
+
+impl Findings {
+    fn push(&mut self, d: Diagnostic) {
+        if d.severity == Severity::Error {
+            self.errors += 1;
+        }
+        if self.kept.len() < MAX_FINDINGS_PER_FILE {
+            self.kept.push(d);
+        } else {
+            self.dropped += 1;
+        }
+    }
+}
+
+/// One manifest section: its scope and its case ids (the spec's id rule).
+#[derive(Debug, Clone)]
+pub struct SectionRule {
+    pub name: String,
+    pub scope: String,
+    pub ids: Vec<String>,
+    id_set: HashSet<String>,
+}
+
+impl SectionRule {
+    pub fn has(&self, id: &str) -> bool {
+        self.id_set.contains(id)
+    }
+}
+
+/// One `exceptions` entry of the manifest.
+#[derive(Debug, Clone)]
+pub struct Exception {
+    pub family: String,
+    pub binding: String,
+    pub adr: Option<String>,
+    pub description: Option<String>,
+}
+
+/// What a results file is checked against, read once from the suite.
+pub struct SuiteRules {
+    /// The suite's version (CONFORMANCE_VERSION, else the manifest's `conformance_version`).
+    pub version: String,
+    /// Sections in manifest order.
+    pub sections: Vec<SectionRule>,
+    by_name: HashMap<String, usize>,
+    pub exceptions: Vec<Exception>,
+    validator: Validator,
+}
+
+impl SuiteRules {
+    /// Reads the suite at `root`. Fails (exit 2) when it has no readable manifest, version or
+    /// results schema (a suite older than 1.5.0 has no results format).
+    pub fn load(root: &Path) -> Result<Self> {
+        let suite = load::load(root)?;
+        let manifest = suite.require_manifest()?;
+        let version = suite
+            .version_text()
+            .filter(|v| !v.is_empty())
+            .map(str::to_string)
+            .or_else(|| {
+                manifest
+                    .get("conformance_version")
+                    .and_then(Value::as_str)
+                    .map(str::to_string)
+            })
+            .ok_or_else(|| Error::bad_path(root, "has no CONFORMANCE_VERSION"))?;
+        let schema = suite.json(RESULTS_SCHEMA).ok_or_else(|| {
+            Error::bad_path(
+                root.join(RESULTS_SCHEMA),
+                "is missing or is not valid JSON (results files need a 1.5.0 or later suite)",
+            )
+        })?;
+        compile_for_draft(schema, DRAFT_2020_12)
+            .map_err(|e| Error::bad_path(root.join(RESULTS_SCHEMA), format!("the schema {e}")))?;
+        // `format` (generated_at: date-time, RFC 3339) is asserted, as the spec requires it.
+        let validator = jsonschema::draft202012::options()
+            .should_validate_formats(true)
+            .build(schema)
+            .map_err(|e| {
+                Error::bad_path(
+                    root.join(RESULTS_SCHEMA),
+                    format!("the schema does not compile: {e}"),
+                )
+            })?;
+        Ok(Self::from_manifest(manifest, version, validator))
+    }
+
+    pub(crate) fn from_manifest(manifest: &Value, version: String, validator: Validator) -> Self {
+        let index = CaseIndex::new(manifest);
+        let scopes = manifest.get("sections").and_then(Value::as_object);
+        let mut sections: Vec<SectionRule> = index
+            .section_names
+            .iter()
+            .map(|name| SectionRule {
+                name: name.clone(),
+                // A section the scope map does not name is treated as core (required of every
+                // SDK); `bqsuite validate` reports the gap in the suite.
+                scope: scopes
+                    .and_then(|m| m.get(name))
+                    .and_then(bqsuite_suite::rules::scope_in)
+                    .unwrap_or("core")
+                    .to_string(),
+                ids: Vec::new(),
+                id_set: HashSet::new(),
+            })
+            .collect();
+        let by_name: HashMap<String, usize> = sections
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.name.clone(), i))
+            .collect();
+        for case in &index.cases {
+            if let Some(&i) = by_name.get(&case.section) {
+                let rule = &mut sections[i];
+                if rule.id_set.insert(case.id.clone()) {
+                    rule.ids.push(case.id.clone());
+                }
+            }
+        }
+        let text = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
+        let exceptions = manifest
+            .get("exceptions")
+            .and_then(Value::as_array)
+            .map(|items| {
+                items
+                    .iter()
+                    .filter_map(|e| {
+                        Some(Exception {
+                            family: text(e, "family")?,
+                            binding: text(e, "binding")?,
+                            adr: text(e, "adr"),
+                            description: text(e, "description"),
+                        })
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        SuiteRules {
+            version,
+            sections,
+            by_name,
+            exceptions,
+            validator,
+        }
+    }
+
+    pub fn section(&self, name: &str) -> Option<&SectionRule> {
+        self.by_name.get(name).map(|&i| &self.sections[i])
+    }
+
+    /// The exception that excludes `binding` for `family`, if any.
+    pub fn exception(&self, family: Option<&str>, binding: &str) -> Option<&Exception> {
+        let family = family?;
+        self.exceptions
+            .iter()
+            .find(|e| e.family.eq_ignore_ascii_case(family) && e.binding == binding)
+    }
+}
+
+/// The outcome of checking one results file.
+#[derive(Debug, Clone)]
+pub struct FileCheck {
+    /// The path as given.
+    pub file: String,
+    pub sdk: Option<String>,
+    pub version: Option<String>,
+    pub conformance_version: Option<String>,
+    pub family: Option<&'static str>,
+    /// False when the file could not be parsed (too large, not UTF-8, not JSON).
+    pub readable: bool,
+    /// The scopes the SDK carries: `core` plus each known binding it lists that is not excepted
+    /// for its family.
+    pub scopes: BTreeSet<String>,
+    /// The sections present in the file (last-wins).
+    pub sections: Vec<SectionEntry>,
+    /// The findings, sorted: the first [`MAX_FINDINGS_PER_FILE`] found (plus a truncation note).
+    pub findings: Vec<Diagnostic>,
+    /// How many error findings there were in all: the reasons the file is not Compatible.
+    pub reasons: usize,
+}
+
+impl FileCheck {
+    pub fn compatible(&self) -> bool {
+        self.reasons == 0
+    }
+
+    /// `sdk version`, or the file name when the file does not say.
+    pub fn label(&self) -> String {
+        match (&self.sdk, &self.version) {
+            (Some(sdk), Some(version)) => format!("{sdk} {version}"),
+            (Some(sdk), None) => sdk.clone(),
+            _ => self.file.clone(),
+        }
+    }
+
+    /// `Compatible` or `NOT Compatible (N reasons)`.
+    pub fn verdict(&self) -> String {
+        if self.compatible() {
+            "Compatible".to_string()
+        } else {
+            format!(
+                "NOT Compatible ({} reason{})",
+                self.reasons,
+                plural(self.reasons)
+            )
+        }
+    }
+
+    pub fn section(&self, name: &str) -> Option<&SectionEntry> {
+        self.sections.iter().find(|s| s.name == name)
+    }
+}
+
+/// Checks the results file at `path`. Fails (exit 2) only when it cannot be read at all.
+pub fn check_file(rules: &SuiteRules, path: &Path) -> Result<FileCheck> {
+    let name = read::shown(path);
+    Ok(match read::load(path)? {
+        Loaded::Unreadable(d) => FileCheck {
+            file: name,
+            sdk: None,
+            version: None,
+            conformance_version: None,
+            family: None,
+            readable: false,
+            scopes: BTreeSet::new(),
+            sections: Vec::new(),
+            findings: vec![d],
+            reasons: 1,
+        },
+        Loaded::Parsed(parsed) => check_tree(rules, &name, &parsed.tree),
+    })
+}
+
+fn section_pointer(section: &str) -> String {
+    json::join("/sections", section)
+}
+
+/// Checks a parsed results file named `file`.
+pub fn check_tree(rules: &SuiteRules, file: &str, tree: &Node) -> FileCheck {
+    let mut out = Findings::default();
+    let at = |d: Diagnostic, pos: Pos| d.line_col(pos.line, pos.column);
+
+    for dup in tree.duplicate_keys() {
+        out.push(at(
+            Diagnostic::error(
+                "results-duplicate-key",
+                file,
+                format!(
+                    "`{}` appears more than once in the same object (first at {}); only the \
+                     last one counts",
+                    dup.key, dup.first
+                ),
+            )
+            .at(json::join(&dup.pointer, &dup.key))
+            .help("report each section and case once"),
+            dup.repeated,
+        ));
+    }
+
+    let sdk = read::top_string(tree, "sdk");
+    let version = read::top_string(tree, "version");
+    let conformance_version = read::top_string(tree, "conformance_version");
+    let family = sdk.as_deref().and_then(family_of);
+
+    if let Some(cv) = &conformance_version
+        && *cv != rules.version
+    {
+        let pos = tree
+            .member("conformance_version")
+            .map_or(tree.pos, |m| m.value.pos);
+        out.push(at(
+            Diagnostic::error(
+                "results-version",
+                file,
+                format!(
+                    "the results pin suite {cv}, but the suite checked against is {}",
+                    rules.version
+                ),
+            )
+            .at("/conformance_version")
+            .help(format!(
+                "run the suite version {} (or check against the suite the results pin, \
+                     with --suite)",
+                rules.version
+            )),
+            pos,
+        ));
+    }
+
+    // bindings → the scopes the SDK carries.
+    let mut scopes: BTreeSet<String> = BTreeSet::from(["core".to_string()]);
+    let mut listed: BTreeSet<String> = BTreeSet::new();
+    let mut covered: HashSet<String> = HashSet::new();
+    if let Some(Kind::Array(items)) = tree.member("bindings").map(|m| &m.value.kind) {
+        for (i, item) in items.iter().enumerate() {
+            let Kind::String(binding) = &item.kind else {
+                continue;
+            };
+            let pointer = format!("/bindings/{i}");
+            if !BINDINGS.contains(&binding.as_str()) {
+                out.push(at(
+                    Diagnostic::error(
+                        "results-binding-unknown",
+                        file,
+                        format!("`{binding}` is not a binding"),
+                    )
+                    .at(&pointer)
+                    .help(format!("bindings may name only {}", BINDINGS.join(", "))),
+                    item.pos,
+                ));
+                covered.insert(pointer);
+            } else if let Some(e) = rules.exception(family, binding) {
+                let adr = e.adr.as_deref().unwrap_or("an ADR");
+                out.push(at(
+                    Diagnostic::error(
+                        "results-binding-excepted",
+                        file,
+                        format!(
+                            "`{binding}` is excepted for the {} family ({adr}); it is not \
+                             listed in bindings and its sections are absent",
+                            e.family
+                        ),
+                    )
+                    .at(&pointer)
+                    .help(match &e.description {
+                        Some(d) => format!("remove `{binding}` from bindings. {d}"),
+                        None => format!("remove `{binding}` from bindings"),
+                    }),
+                    item.pos,
+                ));
+                listed.insert(binding.clone());
+            } else {
+                listed.insert(binding.clone());
+                scopes.insert(binding.clone());
+            }
+        }
+    }
+
+    // sections and cases.
+    let mut value = tree.to_value();
+    let present = read::sections(tree);
+    if let Some((sections_pos, entries)) = &present {
+        let names: HashSet<&str> = entries.iter().map(|e| e.name.as_str()).collect();
+        for entry in entries {
+            check_section(rules, file, entry, &scopes, &listed, family, &mut out);
+            // An ADR-less skip is reported as results-skip-without-adr (or the case or section is
+            // unknown); keep the schema from reporting the same thing again.
+            if let Some(cases) = &entry.cases {
+                for case in cases.iter().filter(|c| needs_adr(c.status, &c.reason)) {
+                    if let Some(obj) = value
+                        .get_mut("sections")
+                        .and_then(|s| s.get_mut(&entry.name))
+                        .and_then(|s| s.get_mut(&case.id))
+                        .and_then(Value::as_object_mut)
+                    {
+                        obj.insert("reason".into(), Value::String("ADR-0000".into()));
+                    }
+                }
+            }
+        }
+        for rule in &rules.sections {
+            if scopes.contains(&rule.scope) && !names.contains(rule.name.as_str()) {
+                let why = if rule.scope == "core" {
+                    "every core section is required".to_string()
+                } else {
+                    format!("`{}` is in bindings", rule.scope)
+                };
+                out.push(at(
+                    Diagnostic::error(
+                        "results-section-missing",
+                        file,
+                        format!(
+                            "required section `{}` (scope {}) is absent: {why}",
+                            rule.name, rule.scope
+                        ),
+                    )
+                    .at(section_pointer(&rule.name))
+                    .help(format!(
+                        "run the section and report all of its {} case{}; an unimplemented \
+                         in-scope section means the package is not Compatible",
+                        rule.ids.len(),
+                        plural(rule.ids.len())
+                    )),
+                    *sections_pos,
+                ));
+            }
+        }
+    }
+
+    // The schema, last: its findings about what the checks above already name are left out.
+    for error in rules
+        .validator
+        .iter_errors(&value)
+        .take(MAX_SCHEMA_VIOLATIONS)
+    {
+        let pointer = error.instance_path().as_str().to_string();
+        if covered.contains(&pointer) {
+            continue;
+        }
+        let pos = tree.at(&pointer).map_or(tree.pos, |n| n.pos);
+        out.push(at(
+            Diagnostic::error(
+                "results-schema",
+                file,
+                format!("does not conform to {RESULTS_SCHEMA}: {error}"),
+            )
+            .at(pointer)
+            .help("fix the runner that wrote the file; the schema is the results format"),
+            pos,
+        ));
+    }
+
+    let reasons = out.errors;
+    let mut findings = out.kept;
+    findings.sort_by(|a, b| {
+        (a.line_col, &a.pointer, a.code, &a.message)
+            .cmp(&(b.line_col, &b.pointer, b.code, &b.message))
+    });
+    if out.dropped > 0 {
+        findings.push(Diagnostic::note(
+            "results-findings-truncated",
+            file,
+            format!(
+                "{} more finding{} not shown (the first {MAX_FINDINGS_PER_FILE} are)",
+                out.dropped,
+                plural(out.dropped)
+            ),
+        ));
+    }
+    FileCheck {
+        file: file.to_string(),
+        sdk,
+        version,
+        conformance_version,
+        family,
+        readable: true,
+        scopes,
+        sections: present.map(|(_, e)| e).unwrap_or_default(),
+        findings,
+        reasons,
+    }
+}
+
+/// A skip whose reason does not cite an ADR.
+pub fn needs_adr(status: Status, reason: &Reason) -> bool {
+    status == Status::Skip && !reason.text().is_some_and(cites_adr)
+}
+
+fn check_section(
+    rules: &SuiteRules,
+    file: &str,
+    entry: &SectionEntry,
+    scopes: &BTreeSet<String>,
+    listed: &BTreeSet<String>,
+    family: Option<&str>,
+    out: &mut Findings,
+) {
+    let at = |d: Diagnostic, pos: Pos| d.line_col(pos.line, pos.column);
+    let pointer = section_pointer(&entry.name);
+    let Some(rule) = rules.section(&entry.name) else {
+        out.push(at(
+            Diagnostic::error(
+                "results-section-unknown",
+                file,
+                format!(
+                    "section `{}` is not in the manifest of suite {}",
+                    entry.name, rules.version
+                ),
+            )
+            .at(&pointer)
+            .help("report only the manifest's sections, under their manifest names"),
+            entry.key_pos,
+        ));
+        return;
+    };
+    let in_scope = scopes.contains(&rule.scope);
+    if !in_scope {
+        let (message, help) = if let Some(e) = rules.exception(family, &rule.scope) {
+            (
+                format!(
+                    "section `{}` belongs to `{}`, which is excepted for the {} family ({})",
+                    rule.name,
+                    rule.scope,
+                    e.family,
+                    e.adr.as_deref().unwrap_or("an ADR")
+                ),
+                "a binding under an exception is not a skip: its sections are absent".to_string(),
+            )
+        } else if listed.contains(&rule.scope) {
+            (
+                format!("section `{}` has scope `{}`", rule.name, rule.scope),
+                "remove the section".to_string(),
+            )
+        } else {
+            (
+                format!(
+                    "section `{}` has scope `{}`, which is not in bindings",
+                    rule.name, rule.scope
+                ),
+                format!(
+                    "if the package carries {0}, list `{0}` in bindings (bindings must be \
+                     complete, and then every {0} section is required); otherwise remove the \
+                     section",
+                    rule.scope
+                ),
+            )
+        };
+        out.push(at(
+            Diagnostic::error("results-section-out-of-scope", file, message)
+                .at(&pointer)
+                .help(help),
+            entry.key_pos,
+        ));
+    }
+    let Some(cases) = &entry.cases else {
+        return; // not an object: the schema check reports it
+    };
+    let mut seen: HashSet<&str> = HashSet::with_capacity(cases.len());
+    for case in cases {
+        let case_pointer = json::join(&pointer, &case.id);
+        if !rule.has(&case.id) {
+            out.push(at(
+                Diagnostic::error(
+                    "results-case-unknown",
+                    file,
+                    format!(
+                        "section `{}` of the manifest has no case `{}`",
+                        rule.name, case.id
+                    ),
+                )
+                .at(case_pointer)
+                .case(&rule.name, &case.id)
+                .help(
+                    "case ids follow the spec's id rule: a case's name, <section>#<index> when \
+                     unnamed, <sub-key>/<name> inside a sub-key, or the sub-key itself",
+                ),
+                case.key_pos,
+            ));
+            continue;
+        }
+        seen.insert(case.id.as_str());
+        match case.status {
+            Status::Fail => {
+                let why = case
+                    .reason
+                    .text()
+                    .map(|r| format!(": {r}"))
+                    .unwrap_or_default();
+                out.push(at(
+                    Diagnostic::error(
+                        "results-case-failed",
+                        file,
+                        format!("case `{}` of `{}` failed{why}", case.id, rule.name),
+                    )
+                    .at(case_pointer)
+                    .case(&rule.name, &case.id)
+                    .help(
+                        "fix the SDK; a deviation from the wire contract is never a reason to \
+                         skip",
+                    ),
+                    case.key_pos,
+                ));
+            }
+            Status::Skip if needs_adr(case.status, &case.reason) => {
+                let message = match &case.reason {
+                    Reason::Absent => format!(
+                        "case `{}` of `{}` is skipped without a reason",
+                        case.id, rule.name
+                    ),
+                    Reason::NotText => format!(
+                        "case `{}` of `{}` is skipped and its reason is not a string",
+                        case.id, rule.name
+                    ),
+                    Reason::Text(r) => format!(
+                        "case `{}` of `{}` is skipped, but the reason cites no ADR: {r}",
+                        case.id, rule.name
+                    ),
+                };
+                out.push(at(
+                    Diagnostic::error("results-skip-without-adr", file, message)
+                        .at(case_pointer)
+                        .case(&rule.name, &case.id)
+                        .help(
+                            "a skip is only for a case an ADR makes not applicable, and its \
+                             reason cites it as ADR-NNNN; otherwise run the case",
+                        ),
+                    case.key_pos,
+                ));
+            }
+            _ => {}
+        }
+    }
+    if in_scope {
+        for id in rule.ids.iter().filter(|id| !seen.contains(id.as_str())) {
+            out.push(at(
+                Diagnostic::error(
+                    "results-case-missing",
+                    file,
+                    format!("case `{id}` of `{}` is not reported", rule.name),
+                )
+                .at(json::join(&pointer, id))
+                .case(&rule.name, id)
+                .help("a results file lists every case of every in-scope section"),
+                entry.value_pos,
+            ));
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use serde_json::json;
+
+    pub(crate) fn rules() -> SuiteRules {
+        let manifest = json!({
+            "conformance_version": "1.5.0",
+            "sections": {"cases": {"scope": "core"}, "asb": {"scope": "asb"}, "delay": {"scope": "sqs"}, "sqs": {"scope": "sqs"}},
+            "exceptions": [{"family": "php", "binding": "asb", "adr": "ADR-0021"}],
+            "cases": [{"name": "a"}, {"name": "b"}],
+            "asb": {"x": {}},
+            "sqs": {"g": {"cases": [{"name": "v1"}, {}]}},
+            "delay": {"cases": [{}]}
+        });
+        let schema = json!({"$schema": DRAFT_2020_12, "type": "object"});
+        let validator = jsonschema::draft202012::options().build(&schema).unwrap();
+        SuiteRules::from_manifest(&manifest, "1.5.0".into(), validator)
+    }
+
+    fn codes(text: &str) -> Vec<&'static str> {
+        let tree = json::parse(text).unwrap();
+        check_tree(&rules(), "f", &tree)
+            .findings
+            .iter()
+            .map(|d| d.code)
+            .collect()
+    }
+
+    #[test]
+    fn findings_are_capped_but_all_counted() {
+        let cases: serde_json::Map<String, Value> = (0..1500)
+            .map(|i| (format!("x{i}"), json!({"status": "pass"})))
+            .collect();
+        let doc = json!({"conformance_version": "1.5.0", "bindings": [],
+                         "sections": {"cases": cases}});
+        let tree = json::parse(&doc.to_string()).unwrap();
+        let fc = check_tree(&rules(), "f", &tree);
+        // 1500 unknown ids and the two missing cases.
+        assert_eq!(fc.reasons, 1502);
+        assert_eq!(fc.findings.len(), MAX_FINDINGS_PER_FILE + 1);
+        let last = fc.findings.last().unwrap();
+        assert_eq!(last.code, "results-findings-truncated");
+        assert!(
+            last.message.starts_with("502 more findings"),
+            "{}",
+            last.message
+        );
+        assert_eq!(fc.verdict(), "NOT Compatible (1502 reasons)");
+    }
+
+    #[test]
+    fn ids_and_scopes_come_from_the_manifest() {
+        let r = rules();
+        assert_eq!(r.section("sqs").unwrap().ids, ["g/v1", "g/1"]);
+        assert_eq!(r.section("delay").unwrap().ids, ["delay#0"]);
+        assert_eq!(r.section("delay").unwrap().scope, "sqs");
+        assert!(r.exception(Some("PHP"), "asb").is_some());
+        assert!(r.exception(None, "asb").is_none());
+    }
+
+    #[test]
+    fn a_complete_core_file_is_compatible() {
+        assert!(codes(r#"{"conformance_version": "1.5.0", "bindings": [], "sections": {"cases": {"a": {"status": "pass"}, "b": {"status": "skip", "reason": "ADR-0001"}}}}"#).is_empty());
+    }
+
+    #[test]
+    fn each_reason_has_its_code() {
+        let found = codes(
+            r#"{"sdk": "php-sdk", "conformance_version": "1.4.0", "bindings": ["asb", "sqs", "nats"],
+               "sections": {"cases": {"a": {"status": "fail"}, "zz": {"status": "pass"}},
+                            "asb": {"x": {"status": "pass"}},
+                            "sqs": {"g/v1": {"status": "skip", "reason": "n/a"}, "g/1": {"status": "pass"}},
+                            "extra": {}}}"#,
+        );
+        for code in [
+            "results-version",
+            "results-binding-excepted",
+            "results-binding-unknown",
+            "results-case-failed",
+            "results-case-unknown",
+            "results-case-missing",
+            "results-section-out-of-scope",
+            "results-skip-without-adr",
+            "results-section-missing",
+            "results-section-unknown",
+        ] {
+            assert!(found.contains(&code), "{code} not in {found:?}");
+        }
+    }
+}

@@ -1,0 +1,226 @@
+//! `results check --known-gaps FILE`: the SDK's list of cases it knows it fails, with the
+//! semantics of the real `conformance-known-gaps.json` that SDK gates read
+//! (`{"gaps": [{"section", "case", "reason"}]}`):
+//!
+//! - a `fail` is accepted only when the file lists its section and case (`results-known-gap`,
+//!   a note);
+//! - a listed case that passes is a stale gap (`known-gap-stale`): the entry must go;
+//! - a listed case that is skipped (`known-gap-skipped`) or absent (`known-gap-absent`) fails:
+//!   a known gap is run and reported as it behaves, never skipped or left out;
+//! - an entry naming a section or case the manifest lacks (`known-gap-unknown`), a core-scope
+//!   case (`known-gap-core`: the core envelope is never a documented gap), a repeated entry
+//!   (`known-gap-duplicate`) or a malformed one (`known-gaps-invalid`) fails.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use super::check::{FileCheck, SuiteRules};
+use super::read::{self, Loaded, Status};
+use bqsuite_core::diag::{Diagnostic, Severity};
+use bqsuite_core::error::Result;
+use bqsuite_core::json::{self, Kind, Node, Pos};
+
+/// One accepted entry of the gaps file.
+#[derive(Debug, Clone)]
+pub struct Gap {
+    pub section: String,
+    pub case: String,
+    pub reason: String,
+    /// Pointer of the entry inside the gaps file (`/gaps/3`).
+    pub pointer: String,
+    pub pos: Pos,
+}
+
+/// The gaps file, read and checked against the suite.
+#[derive(Debug, Clone, Default)]
+pub struct KnownGaps {
+    /// The path as given.
+    pub file: String,
+    pub gaps: Vec<Gap>,
+    /// What is wrong with the file itself (each one an error).
+    pub findings: Vec<Diagnostic>,
+}
+
+impl KnownGaps {
+    fn find(&self, section: &str, case: &str) -> Option<&Gap> {
+        self.gaps
+            .iter()
+            .find(|g| g.section == section && g.case == case)
+    }
+}
+
+/// Reads the gaps file at `path` (bounded like a results file) and checks each entry against
+/// `rules`. Fails (exit 2) only when the file cannot be read at all.
+pub fn load(path: &Path, rules: &SuiteRules) -> Result<KnownGaps> {
+    let file = read::shown(path);
+    let mut out = KnownGaps {
+        file: file.clone(),
+        ..KnownGaps::default()
+    };
+    match read::load(path)? {
+        Loaded::Unreadable(mut d) => {
+            d.help = Some("the known-gaps file is one JSON object: {\"gaps\": [...]}".into());
+            out.findings.push(d);
+        }
+        Loaded::Parsed(parsed) => entries(&parsed.tree, rules, &mut out),
+    }
+    Ok(out)
+}
+
+fn entries(tree: &Node, rules: &SuiteRules, out: &mut KnownGaps) {
+    let file = out.file.clone();
+    let invalid = |message: String, pointer: &str, pos: Pos| {
+        Diagnostic::error("known-gaps-invalid", &file, message)
+            .at(pointer)
+            .line_col(pos.line, pos.column)
+            .help("each entry is {\"section\": \"<section>\", \"case\": \"<case id>\", \"reason\": \"<why, and the plan>\"}")
+    };
+    let Some(Kind::Array(items)) = tree.member("gaps").map(|m| &m.value.kind) else {
+        out.findings.push(invalid(
+            "the top level must be {\"gaps\": [...]}".into(),
+            "",
+            tree.pos,
+        ));
+        return;
+    };
+    let mut seen: HashMap<(String, String), String> = HashMap::new();
+    for (i, item) in items.iter().enumerate() {
+        let pointer = format!("/gaps/{i}");
+        let text = |key: &str| match item.member(key).map(|m| &m.value.kind) {
+            Some(Kind::String(s)) if !s.trim().is_empty() => Some(s.clone()),
+            _ => None,
+        };
+        let (Some(section), Some(case), Some(reason)) =
+            (text("section"), text("case"), text("reason"))
+        else {
+            out.findings.push(invalid(
+                format!("gaps[{i}] needs a non-empty string `section`, `case` and `reason`"),
+                &pointer,
+                item.pos,
+            ));
+            continue;
+        };
+        let at = |d: Diagnostic| {
+            d.at(&pointer)
+                .line_col(item.pos.line, item.pos.column)
+                .case(&section, &case)
+        };
+        if let Some(first) = seen.insert((section.clone(), case.clone()), pointer.clone()) {
+            out.findings.push(at(Diagnostic::error(
+                "known-gap-duplicate",
+                &file,
+                format!("`{section}` / `{case}` is listed twice (first at {first})"),
+            )
+            .help("list each known gap once")));
+            continue;
+        }
+        match rules.section(&section) {
+            None => out.findings.push(at(Diagnostic::error(
+                "known-gap-unknown",
+                &file,
+                format!(
+                    "the manifest of suite {} has no section `{section}`",
+                    rules.version
+                ),
+            )
+            .help("remove the entry, or name the section as the manifest does"))),
+            Some(rule) if !rule.has(&case) => out.findings.push(at(Diagnostic::error(
+                "known-gap-unknown",
+                &file,
+                format!(
+                    "section `{section}` of suite {} has no case `{case}`",
+                    rules.version
+                ),
+            )
+            .help("remove the entry, or name the case by its id as results files do"))),
+            Some(rule) if rule.scope == "core" => out.findings.push(at(Diagnostic::error(
+                "known-gap-core",
+                &file,
+                format!("`{section}` is a core section: the core envelope is never a known gap"),
+            )
+            .help("fix the SDK; only a case of a binding's section may be a documented gap"))),
+            Some(_) => out.gaps.push(Gap {
+                section,
+                case,
+                reason,
+                pointer,
+                pos: item.pos,
+            }),
+        }
+    }
+}
+
+/// Applies `gaps` to one checked results file: a listed `fail` becomes a note, and a listed
+/// case that passes, is skipped or is absent becomes an error.
+pub fn apply(gaps: &KnownGaps, check: &mut FileCheck) {
+    if !check.readable {
+        return;
+    }
+    for finding in &mut check.findings {
+        let Some((section, case)) = finding.case.clone() else {
+            continue;
+        };
+        if finding.code != "results-case-failed" {
+            continue;
+        }
+        if let Some(gap) = gaps.find(&section, &case) {
+            finding.code = "results-known-gap";
+            finding.severity = Severity::Note;
+            finding.message = format!(
+                "case `{case}` of `{section}` fails, as {} lists it: {}",
+                gaps.file, gap.reason
+            );
+            finding.help = None;
+            check.reasons -= 1;
+        }
+    }
+    let file = check.file.clone();
+    for gap in &gaps.gaps {
+        let entry = check
+            .section(&gap.section)
+            .and_then(|s| Some((s, s.cases.as_ref()?.iter().find(|c| c.id == gap.case)?)));
+        let pointer = json::join(&json::join("/sections", &gap.section), &gap.case);
+        let listed = format!("{} lists it as a known gap (at {})", gaps.file, gap.pointer);
+        let problem = match entry {
+            None => Some((
+                "known-gap-absent",
+                format!(
+                    "case `{}` of `{}` is absent, but {listed}",
+                    gap.case, gap.section
+                ),
+                "a known gap is run and reported as `fail`; report every case".to_string(),
+                check.section(&gap.section).map(|s| s.value_pos),
+            )),
+            Some((_, c)) if c.status == Status::Pass => Some((
+                "known-gap-stale",
+                format!(
+                    "case `{}` of `{}` passes, but {listed}: a stale gap",
+                    gap.case, gap.section
+                ),
+                format!("remove the entry {} from {}", gap.pointer, gaps.file),
+                Some(c.key_pos),
+            )),
+            Some((_, c)) if c.status == Status::Skip => Some((
+                "known-gap-skipped",
+                format!(
+                    "case `{}` of `{}` is skipped, but {listed}",
+                    gap.case, gap.section
+                ),
+                "a known gap is run and reported as `fail`, never as `skip`".to_string(),
+                Some(c.key_pos),
+            )),
+            Some(_) => None,
+        };
+        if let Some((code, message, help, pos)) = problem {
+            let mut d = Diagnostic::error(code, &file, message)
+                .at(&pointer)
+                .case(&gap.section, &gap.case)
+                .help(help);
+            if let Some(pos) = pos {
+                d = d.line_col(pos.line, pos.column);
+            }
+            check.findings.push(d);
+            check.reasons += 1;
+        }
+    }
+}

@@ -1,0 +1,125 @@
+//! `bqsuite results`: check SDK results files against the manifest, the compatibility matrix,
+//! and a per-SDK regression diff.
+//!
+//! - [`check()`]: one error finding per reason a file is not Compatible (codes in [`check`'s
+//!   module](mod@self::check)); exit 1 unless every file is Compatible.
+//! - [`matrix()`]: SDKs as columns, sections as rows, in Markdown and/or self-contained HTML. It is
+//!   a report: its findings are warnings and notes only, so it exits 0 whenever it rendered.
+//! - [`diff()`]: pass → fail/skip between two runs of one SDK is an error (a regression); the way
+//!   back, added and removed cases are notes.
+
+pub mod check;
+pub mod diff;
+pub mod family;
+pub mod gaps;
+pub mod json;
+pub mod matrix;
+pub mod read;
+
+use std::path::PathBuf;
+
+use bqsuite_core::diag::Report;
+use bqsuite_core::error::{Error, Result};
+
+pub use check::{FileCheck, SuiteRules, check_file};
+pub use family::family_of;
+pub use read::MAX_RESULTS_BYTES;
+
+/// `results check`.
+#[derive(Debug, Clone)]
+pub struct CheckOptions {
+    pub files: Vec<PathBuf>,
+    pub suite: PathBuf,
+    /// The SDK's known-gaps file (`conformance-known-gaps.json`): a `fail` it lists is accepted.
+    pub known_gaps: Option<PathBuf>,
+}
+
+/// `results matrix`.
+#[derive(Debug, Clone)]
+pub struct MatrixOptions {
+    pub files: Vec<PathBuf>,
+    pub suite: PathBuf,
+    pub html: Option<PathBuf>,
+    pub markdown: Option<PathBuf>,
+}
+
+/// `results diff`.
+#[derive(Debug, Clone)]
+pub struct DiffOptions {
+    pub old: PathBuf,
+    pub new: PathBuf,
+}
+
+pub(crate) fn subject(files: &[PathBuf]) -> String {
+    match files {
+        [one] => one.display().to_string(),
+        many => format!("{} results files", many.len()),
+    }
+}
+
+/// Checks every file of `files` against the suite. Fails (exit 2) when the suite or a file cannot
+/// be read at all.
+pub fn check_all(files: &[PathBuf], rules: &SuiteRules) -> Result<Vec<FileCheck>> {
+    if files.is_empty() {
+        return Err(Error::Usage("no results files given".into()));
+    }
+    files.iter().map(|f| check_file(rules, f)).collect()
+}
+
+/// Decides whether each results file is Compatible; every reason it is not is an error finding.
+/// The summary has one line per file: `sdk version: Compatible` or `NOT Compatible (N reasons)`.
+pub fn check(options: &CheckOptions) -> Result<Report> {
+    let rules = SuiteRules::load(&options.suite)?;
+    let mut checks = check_all(&options.files, &rules)?;
+    let mut report = Report::new(subject(&options.files));
+    let mut known_gaps = serde_json::Value::Null;
+    if let Some(path) = &options.known_gaps {
+        let gaps = gaps::load(path, &rules)?;
+        for c in &mut checks {
+            gaps::apply(&gaps, c);
+        }
+        let accepted = gaps.gaps.len();
+        known_gaps = serde_json::json!({
+            "file": gaps.file,
+            "gaps": accepted,
+            "invalid": gaps.findings.len(),
+        });
+        report.summary.push(format!(
+            "{}: {accepted} known gap{} accepted when failing{}",
+            gaps.file,
+            bqsuite_core::diag::plural(accepted),
+            match gaps.findings.len() {
+                0 => String::new(),
+                n => format!(", {n} invalid entr{}", if n == 1 { "y" } else { "ies" }),
+            }
+        ));
+        report.diagnostics.extend(gaps.findings);
+    }
+    let matrix = matrix::build(&rules, checks);
+    report.data = serde_json::json!({
+        "suite_version": rules.version,
+        "compatible": matrix.columns.iter().all(|c| c.check.compatible()),
+        "known_gaps": known_gaps,
+        "files": json::files(&matrix),
+    });
+    for c in matrix.columns {
+        let c = c.check;
+        report
+            .summary
+            .push(format!("{}: {}", c.label(), c.verdict()));
+        report.diagnostics.extend(c.findings);
+    }
+    report.sort();
+    Ok(report)
+}
+
+/// Builds the matrix; writes the HTML/Markdown files asked for and returns the text to print:
+/// the Markdown table when no file is asked for, else a one-line summary per file written.
+pub fn matrix(options: &MatrixOptions) -> Result<(Report, String)> {
+    matrix::run(options)
+}
+
+/// Cases of one SDK that went from pass to fail/skip (errors) and back (notes).
+pub fn diff(options: &DiffOptions) -> Result<Report> {
+    diff::run(options)
+}

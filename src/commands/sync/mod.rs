@@ -1,0 +1,427 @@
+//! `bqsuite sync`: vendor the canonical suite into sibling SDK checkouts, or `--check` which
+//! copies have drifted.
+//!
+//! For each target of the targets file (a workspace-relative vendored directory whose first
+//! component is the SDK repository):
+//! - a missing SDK repository is skipped (`missing-repo`; `--strict` makes it a failure), but a
+//!   run in which no SDK repository exists at all cannot run (exit 2): it checked nothing;
+//! - a target whose path, or any directory on it, is a symbolic link is refused, as is one with
+//!   a link inside its vendored set, so nothing is ever written outside the SDK repository;
+//! - `sync` makes the vendored set equal to the suite's ([`bqsuite_suite::vendor::apply`]);
+//! - `--check` compares it byte for byte, read-only, lists every missing, changed and extra file,
+//!   counts its cases against the canonical suite's, and reports copies that drifted the same way
+//!   once (`groups`, `check_report`).
+//!
+//! `sync` validates the canonical suite first (an invalid suite is never vendored); `--check`
+//! only compares bytes, so it needs the suite loaded, not re-evaluated (that is `validate`'s job).
+
+mod check_report;
+mod groups;
+mod render;
+mod run;
+mod sync_report;
+pub mod targets;
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::commands::validate;
+use bqsuite_core::diag::{Diagnostic, Report, Severity};
+use bqsuite_core::error::{Error, Result};
+use bqsuite_core::shell;
+use bqsuite_suite::drift::CaseCount;
+use bqsuite_suite::load;
+use bqsuite_suite::releases::Identity;
+use targets::Target;
+
+pub use bqsuite_suite::drift::Change;
+pub use groups::Group;
+pub use render::{render_human, render_human_styled};
+
+/// The targets file: beside the suite directory (this repository keeps it at its root, so that
+/// `suite/` stays byte for byte the real release), or inside it. Never part of a release or of a
+/// vendored copy.
+pub const TARGETS_FILE: &str = "sync-targets.txt";
+
+/// The default targets file of `suite`: `<suite>/sync-targets.txt` when it exists, else the one
+/// beside the suite directory.
+pub fn default_targets(suite: &std::path::Path) -> PathBuf {
+    let inside = suite.join(TARGETS_FILE);
+    if inside.exists() {
+        return inside;
+    }
+    match suite.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.join(TARGETS_FILE),
+        _ => PathBuf::from(TARGETS_FILE),
+    }
+}
+
+/// What to sync, and how.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// The canonical suite directory.
+    pub suite: PathBuf,
+    /// The directory holding the SDK checkouts (default: the parent of the suite's repository).
+    pub workspace: Option<PathBuf>,
+    /// The targets file (default: [`default_targets`]).
+    pub targets: Option<PathBuf>,
+    /// Report drift only; write nothing.
+    pub check: bool,
+    /// With `check`: attach unified diffs of changed files.
+    pub diff: bool,
+    /// A missing SDK repository is a failure, not a skip.
+    pub strict: bool,
+}
+
+impl Options {
+    /// The arguments that name this run's suite, workspace, targets and strictness, as the user
+    /// gave them, for a fix command that works when pasted in the same directory.
+    fn fix_args(&self) -> Vec<String> {
+        let mut args = vec!["sync".into(), "--suite".into(), shell::arg(&self.suite)];
+        if let Some(w) = &self.workspace {
+            args.extend(["--workspace".into(), shell::arg(w)]);
+        }
+        if let Some(t) = &self.targets {
+            args.extend(["--targets".into(), shell::arg(t)]);
+        }
+        if self.strict {
+            args.push("--strict".into());
+        }
+        args
+    }
+}
+
+/// What happened to one target. The words of [`Status::word`] are stable (JSON `status`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// `--check`: the vendored set equals the suite's.
+    InSync,
+    /// `--check`: the vendored set differs.
+    Drift,
+    /// `--check`: the SDK repository exists, the vendored directory does not.
+    NotVendored,
+    /// The SDK repository is not in the workspace.
+    MissingRepo,
+    /// The target could not be checked or synced (its findings say why).
+    Error,
+    /// `sync`: files were written or deleted.
+    Synced,
+    /// `sync`: nothing needed changing.
+    Unchanged,
+}
+
+impl Status {
+    pub fn word(self) -> &'static str {
+        match self {
+            Status::InSync => "in-sync",
+            Status::Drift => "drift",
+            Status::NotVendored => "not-vendored",
+            Status::MissingRepo => "missing-repo",
+            Status::Error => "error",
+            Status::Synced => "synced",
+            Status::Unchanged => "unchanged",
+        }
+    }
+}
+
+/// The outcome for one target.
+#[derive(Debug, Clone)]
+pub struct TargetResult {
+    pub target: Target,
+    pub status: Status,
+    /// The vendored CONFORMANCE_VERSION, when there is one.
+    pub vendored_version: Option<String>,
+    /// The copy's manifest names a version but it has no CONFORMANCE_VERSION: an interrupted
+    /// sync or update (never said of an unversioned copy).
+    pub incomplete: bool,
+    /// `--check`: what the copy is (version, known release, edited files).
+    pub identity: Option<Identity>,
+    /// `--check`: every differing file (relative to the target), most important first.
+    pub files: Vec<(String, Change)>,
+    /// `--check`: files of the vendored set that match.
+    pub matched: usize,
+    /// `--check`: the copy's cases against the canonical suite's (counted once per group).
+    pub cases: Option<CaseCount>,
+    /// `--check`: the index of the copy's group in [`Outcome::groups`].
+    pub group: Option<usize>,
+    /// `--check`: what makes two copies' drift the same ([`bqsuite_suite::drift::fingerprint`]).
+    fingerprint: Option<String>,
+    /// `sync`: the files written and deleted (relative to the target).
+    pub written: Vec<String>,
+    pub deleted: Vec<String>,
+    /// Findings about this target (drift per file, refusals, I/O errors, notes).
+    pub findings: Vec<Diagnostic>,
+}
+
+impl TargetResult {
+    fn new(target: &Target, status: Status) -> Self {
+        TargetResult {
+            target: target.clone(),
+            status,
+            vendored_version: None,
+            incomplete: false,
+            identity: None,
+            files: Vec::new(),
+            matched: 0,
+            cases: None,
+            group: None,
+            fingerprint: None,
+            written: Vec::new(),
+            deleted: Vec::new(),
+            findings: Vec::new(),
+        }
+    }
+
+    /// How many files differ in the given way.
+    pub fn count(&self, change: Change) -> usize {
+        self.files.iter().filter(|(_, c)| *c == change).count()
+    }
+}
+
+/// Everything one run found: the report (findings, JSON `data`) and the per-target results the
+/// human renderer lays out.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    pub report: Report,
+    pub check: bool,
+    pub strict: bool,
+    pub workspace: PathBuf,
+    pub targets_file: PathBuf,
+    pub canonical_version: String,
+    pub results: Vec<TargetResult>,
+    /// `--check`: the copies that drifted the same way (or are in sync, or not vendored),
+    /// largest group first; each lists indexes into `results`.
+    pub groups: Vec<Group>,
+    /// The command that fixes the drift found, when there is drift to fix.
+    pub fix: Option<String>,
+}
+
+/// Runs sync or `sync --check`. `Err` (exit 2) when the suite, the targets file or the workspace
+/// cannot be read, or when none of the targets' SDK repositories is in the workspace; every
+/// per-target problem is a finding instead.
+pub fn sync(options: &Options) -> Result<Outcome> {
+    let suite = if options.check {
+        load::load_bytes(&options.suite)?
+    } else {
+        load::load(&options.suite)?
+    };
+    let subject = options.suite.display().to_string();
+    let mut report = Report::new(subject.clone());
+    let targets_file = options
+        .targets
+        .clone()
+        .unwrap_or_else(|| default_targets(&options.suite));
+    let workspace = match &options.workspace {
+        Some(w) => w.clone(),
+        None => default_workspace(&options.suite)?,
+    };
+    let mut outcome = Outcome {
+        report: Report::new(subject.clone()),
+        check: options.check,
+        strict: options.strict,
+        workspace: workspace.clone(),
+        targets_file: targets_file.clone(),
+        canonical_version: suite.version_text().unwrap_or("unknown").to_string(),
+        results: Vec::new(),
+        groups: Vec::new(),
+        fix: None,
+    };
+
+    // The canonical side must be whole: vendoring needs a valid suite, a check a readable one.
+    let unsound = if options.check {
+        let mut problems = suite.problems.clone();
+        if suite.file(load::MANIFEST).is_none() {
+            problems.push(Diagnostic::error(
+                "sync-invalid-suite",
+                load::MANIFEST,
+                "the canonical suite has no manifest.json",
+            ));
+        }
+        problems
+    } else {
+        validate::validate_suite(&suite, &subject).diagnostics
+    };
+    if unsound.iter().any(|d| d.severity == Severity::Error) {
+        report.diagnostics = unsound;
+        report.summary.push(format!(
+            "FAILED: the canonical suite {} is not valid, so no copy was {}",
+            shell::escape(&subject),
+            if options.check { "compared" } else { "written" }
+        ));
+        report.push(
+            Diagnostic::error(
+                "sync-invalid-suite",
+                "",
+                "the canonical suite is not valid, so no copy was compared or written",
+            )
+            .help(format!(
+                "fix the findings above (`{}`), then run again",
+                shell::command(&["validate".into(), shell::arg(&options.suite)])
+            )),
+        );
+        report.data = render::json_data(&outcome, &[]);
+        outcome.report = report;
+        return Ok(outcome);
+    }
+    let expected: BTreeMap<String, Vec<u8>> = suite
+        .files
+        .into_iter()
+        .map(|(rel, file)| (rel, file.bytes))
+        .collect();
+
+    let text = targets::read(&targets_file)?;
+    let label = shell::escape(&targets_file.display().to_string());
+    let (targets, mut problems) = targets::parse(&text, &label);
+    match fs::metadata(&workspace) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => {
+            return Err(Error::bad_path(
+                &workspace,
+                "the workspace is not a directory; pass --workspace DIR, the directory that holds \
+                 the SDK checkouts",
+            ));
+        }
+        Err(e) => return Err(Error::io("read the workspace", &workspace, e)),
+    }
+    let targets =
+        targets::refuse_in_suite(targets, &workspace, &options.suite, &label, &mut problems);
+    report.diagnostics.extend(problems);
+
+    let refused = report
+        .diagnostics
+        .iter()
+        .filter(|d| matches!(d.code, "sync-bad-target" | "sync-overlapping-targets"))
+        .count();
+    if targets.is_empty() && refused > 0 {
+        report.summary.push(format!(
+            "FAILED: every line of the targets file {} was refused, so nothing was checked",
+            shell::escape(&targets_file.display().to_string())
+        ));
+        report.data = render::json_data(&outcome, &[]);
+        outcome.report = report;
+        return Ok(outcome);
+    }
+    let mut results = run::check_targets(options, &workspace, &targets, &expected)?;
+    if targets.is_empty() || results.iter().all(|r| r.status == Status::MissingRepo) {
+        return Err(nothing_to_check(
+            options,
+            &workspace,
+            &targets_file,
+            &targets,
+        ));
+    }
+    for r in &mut results {
+        if r.status == Status::MissingRepo && options.strict {
+            r.findings.push(
+                Diagnostic::error(
+                    "sync-missing-repo",
+                    r.target.path.clone(),
+                    format!(
+                        "SDK repository `{}` is not in the workspace {}",
+                        r.target.repo,
+                        workspace.display()
+                    ),
+                )
+                .help("clone it beside the others, or run without --strict to skip it"),
+            );
+        }
+    }
+    if options.check {
+        let fix = shell::command(&options.fix_args());
+        let (groups, summaries) = groups::settle(
+            &mut results,
+            &expected,
+            &workspace,
+            &outcome.canonical_version,
+            &fix,
+        );
+        // Each group's summary first: it is what an annotation shows.
+        report.diagnostics.extend(summaries);
+        let fixable = results.iter().any(|r| {
+            matches!(r.status, Status::Drift | Status::NotVendored)
+                || r.findings.iter().any(|d| d.code == groups::BAD_MANIFEST)
+        });
+        if fixable {
+            outcome.fix = Some(fix);
+        }
+        outcome.groups = groups;
+    }
+    for r in &results {
+        report.diagnostics.extend(r.findings.iter().cloned());
+    }
+    if let Some(fix) = &outcome.fix {
+        // Each drifted file's finding names the fix too (JSON lists every one).
+        for d in &mut report.diagnostics {
+            if d.code.starts_with("drift-") || d.code == "sync-not-vendored" {
+                d.help = Some(format!("`{fix}` re-vendors every drifted copy"));
+            }
+        }
+    }
+    // Findings name files relative to the workspace.
+    report.root = Some(workspace.clone());
+    report.data = render::json_data(&outcome, &results);
+    report.summary = render::summary_lines(&outcome, &results, refused);
+    outcome.report = report;
+    outcome.results = results;
+    Ok(outcome)
+}
+
+/// The exit-2 error of a run that found none of its SDK repositories.
+fn nothing_to_check(
+    options: &Options,
+    workspace: &Path,
+    targets_file: &Path,
+    targets: &[Target],
+) -> Error {
+    let what = if targets.is_empty() {
+        format!(
+            "the targets file {} lists no target",
+            targets_file.display()
+        )
+    } else {
+        format!(
+            "none of the {} SDK repositories listed in {} (e.g. `{}`) is in the workspace {}, so \
+             nothing was checked",
+            unique_repos(targets),
+            targets_file.display(),
+            targets[0].repo,
+            workspace.display()
+        )
+    };
+    let defaulted = if options.workspace.is_none() {
+        " (the default workspace is the parent of the repository holding the suite)"
+    } else {
+        ""
+    };
+    // A path problem (JSON `kind: bad-path`, `path`: the workspace), not a usage error.
+    Error::bad_path(
+        workspace,
+        shell::escape(&format!(
+            "{what}{defaulted}; pass --workspace DIR, the directory that holds the SDK checkouts \
+             side by side, and --targets FILE if the copies live elsewhere"
+        )),
+    )
+}
+
+fn unique_repos(targets: &[Target]) -> usize {
+    let mut repos: Vec<&str> = targets.iter().map(|t| t.repo.as_str()).collect();
+    repos.sort_unstable();
+    repos.dedup();
+    repos.len()
+}
+
+/// The parent of the repository that holds the suite directory.
+fn default_workspace(suite: &Path) -> Result<PathBuf> {
+    let suite = fs::canonicalize(suite).map_err(|e| Error::io("resolve", suite, e))?;
+    suite
+        .parent()
+        .and_then(Path::parent)
+        .map(Path::to_path_buf)
+        .ok_or_else(|| {
+            Error::bad_path(
+                &suite,
+                "has no parent repository and workspace; pass --workspace",
+            )
+        })
+}

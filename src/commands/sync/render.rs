@@ -1,0 +1,319 @@
+//! What a sync run shows: the JSON `data` (everything), the verdict, and the human report, in
+//! blocks of one shape for both modes: `sync --check` ([`super::check_report`]) and `sync`
+//! ([`super::sync_report`]).
+
+use std::fmt::Write as _;
+
+use serde_json::{Value, json};
+
+use super::{Outcome, Status, TargetResult};
+use bqsuite_core::diag::{self, Severity, plural, style};
+use bqsuite_core::show;
+use bqsuite_suite::drift::drift_json;
+
+/// File names listed per target in the human report of `sync` (all of them with `--verbose`).
+pub const LISTED_FILES: usize = 10;
+
+fn count(results: &[TargetResult], status: Status) -> usize {
+    results.iter().filter(|r| r.status == status).count()
+}
+
+/// `data` of the JSON document.
+pub(super) fn json_data(outcome: &Outcome, results: &[TargetResult]) -> Value {
+    let rows: Vec<Value> = results
+        .iter()
+        .map(|r| {
+            let mut row = json!({
+                "target": r.target.path,
+                "repo": r.target.repo,
+                "line": r.target.line,
+                "status": r.status.word(),
+                "vendored_version": r.vendored_version,
+            });
+            if outcome.check {
+                row["incomplete"] = r.incomplete.into();
+                for (k, v) in drift_json(r.identity.as_ref(), &r.files, r.cases.as_ref()) {
+                    row[k.as_str()] = v;
+                }
+                row["group"] = r.group.into();
+                // Every row has the key: the first error of a target that could not be checked.
+                row["error"] = r
+                    .findings
+                    .iter()
+                    .find(|d| d.severity == Severity::Error)
+                    .filter(|_| r.status == Status::Error)
+                    .map_or(Value::Null, |d| {
+                        json!({"code": d.code, "file": d.file, "message": d.message, "help": d.help})
+                    });
+            } else {
+                row["written"] = json!(r.written);
+                row["deleted"] = json!(r.deleted);
+            }
+            row
+        })
+        .collect();
+    let mut counts = serde_json::Map::new();
+    for status in [
+        Status::InSync,
+        Status::Drift,
+        Status::NotVendored,
+        Status::MissingRepo,
+        Status::Error,
+        Status::Synced,
+        Status::Unchanged,
+    ] {
+        counts.insert(status.word().into(), count(results, status).into());
+    }
+    let mut data = json!({
+        "mode": if outcome.check { "check" } else { "sync" },
+        "workspace": outcome.workspace.display().to_string(),
+        "targets_file": outcome.targets_file.display().to_string(),
+        "canonical_version": outcome.canonical_version,
+        "counts": counts,
+        "fix": outcome.fix,
+        "targets": rows,
+    });
+    if outcome.check {
+        data["groups"] = outcome
+            .groups
+            .iter()
+            .map(|g| {
+                json!({
+                    "status": g.status.word(),
+                    "targets": g.members.iter().map(|&i| &results[i].target.path).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+    }
+    data
+}
+
+/// The verdict and, when there is one, the fix (also the JSON `summary`).
+/// `bad_lines` counts the targets file's refused lines.
+pub(super) fn summary_lines(
+    outcome: &Outcome,
+    results: &[TargetResult],
+    bad_lines: usize,
+) -> Vec<String> {
+    let total = results.len();
+    let missing = count(results, Status::MissingRepo);
+    let errors = count(results, Status::Error);
+    let mut notes = Vec::new();
+    if missing > 0 {
+        let repos: std::collections::BTreeSet<&str> = results
+            .iter()
+            .filter(|r| r.status == Status::MissingRepo)
+            .map(|r| r.target.repo.as_str())
+            .collect();
+        let targets = if missing == repos.len() {
+            String::new()
+        } else {
+            format!("{} of ", diag::count(missing, "target", "targets"))
+        };
+        notes.push(format!(
+            "{targets}{} SDK repo{} not in {}{}",
+            repos.len(),
+            plural(repos.len()),
+            show::text(&outcome.workspace.display().to_string()),
+            if outcome.strict {
+                ", a failure with --strict"
+            } else {
+                ""
+            }
+        ));
+    }
+    if bad_lines > 0 {
+        notes.push(format!(
+            "{bad_lines} refused line{} in the targets file",
+            plural(bad_lines)
+        ));
+    }
+    let failing_notes = bad_lines > 0 || (outcome.strict && missing > 0);
+    let notes = if notes.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", notes.join(", "))
+    };
+    let mut lines = Vec::new();
+    if outcome.check {
+        let drifted = count(results, Status::Drift);
+        let fresh = count(results, Status::NotVendored);
+        let in_sync = count(results, Status::InSync);
+        if drifted + fresh + errors == 0 && !failing_notes {
+            lines.push(if in_sync == 1 {
+                format!(
+                    "ok: 1 vendored copy matches the canonical suite {}{notes}",
+                    outcome.canonical_version
+                )
+            } else {
+                format!(
+                    "ok: all {in_sync} vendored copies match the canonical suite {}{notes}",
+                    outcome.canonical_version
+                )
+            });
+        } else {
+            let mut parts = Vec::new();
+            if drifted > 0 {
+                // The noun agrees with the total: "1 of 25 vendored copies drifted".
+                parts.push(format!(
+                    "{drifted} of {} drifted",
+                    diag::count(total, "vendored copy", "vendored copies")
+                ));
+            }
+            if fresh > 0 {
+                parts.push(format!("{fresh} of {total} not vendored yet"));
+            }
+            if errors > 0 {
+                parts.push(format!("{errors} of {total} could not be checked"));
+            }
+            if parts.is_empty() {
+                parts.push(format!(
+                    "{in_sync} of {} in sync",
+                    diag::count(total, "vendored copy", "vendored copies")
+                ));
+            }
+            lines.push(format!("FAILED: {}{notes}", parts.join(", ")));
+        }
+        if let Some(fix) = &outcome.fix {
+            lines.push(format!(
+                "fix: `{fix}` re-vendors every drifted copy from the canonical suite"
+            ));
+        }
+    } else {
+        let synced = count(results, Status::Synced);
+        let unchanged = count(results, Status::Unchanged);
+        let verdict = if errors == 0 && !failing_notes {
+            "ok"
+        } else {
+            "FAILED"
+        };
+        let mut text = format!(
+            "{verdict}: {synced} cop{} synced to {}, {unchanged} already up to date",
+            if synced == 1 { "y" } else { "ies" },
+            outcome.canonical_version
+        );
+        if errors > 0 {
+            let _ = write!(text, ", {errors} of {total} could not be synced");
+        }
+        text.push_str(&notes);
+        lines.push(text);
+    }
+    lines
+}
+
+/// The version column of a target with no identity (not checked).
+fn plain_version(outcome: &Outcome, v: Option<&str>) -> String {
+    match v {
+        None => "-".to_string(),
+        Some(v) if v == outcome.canonical_version => show::text(v),
+        Some(v) => format!(
+            "{} -> {}",
+            show::text(v),
+            show::text(&outcome.canonical_version)
+        ),
+    }
+}
+
+/// The version column: the copy's version (or `unversioned`, `(interrupted)`, `+N edited`),
+/// against the canonical one when they differ.
+pub(super) fn version_column(outcome: &Outcome, r: &TargetResult) -> String {
+    match (&r.identity, r.vendored_version.as_deref()) {
+        (Some(id), _) => {
+            let short = show::text(&id.short());
+            if id.version.as_deref() == Some(outcome.canonical_version.as_str()) {
+                short
+            } else {
+                format!("{short} -> {}", show::text(&outcome.canonical_version))
+            }
+        }
+        (None, v) => plain_version(outcome, v),
+    }
+}
+
+/// The style of a status word: green when all is well, yellow for a skipped or not yet vendored
+/// copy, red for drift and errors.
+pub(super) fn status_style(status: Status) -> anstyle::Style {
+    match status {
+        Status::InSync | Status::Synced | Status::Unchanged => style::OK,
+        Status::NotVendored | Status::MissingRepo => style::WARNING,
+        Status::Drift | Status::Error => style::ERROR,
+    }
+}
+
+/// A summary line with its verdict word (`ok:`, `FAILED:`, `fix:`) styled.
+pub(super) fn verdict_line(line: &str, color: bool) -> String {
+    let shown = show::text(line);
+    for (word, style) in [
+        ("ok:", style::OK),
+        ("FAILED:", style::ERROR),
+        ("fix:", style::HELP),
+    ] {
+        if let Some(rest) = shown.strip_prefix(word) {
+            return format!("{}{rest}", diag::paint(word, style, color));
+        }
+    }
+    shown
+}
+
+/// The first line of the report: the command, the targets, the workspace, the canonical suite.
+pub(super) fn header_line(outcome: &Outcome) -> String {
+    format!(
+        "{}: {} target{} in workspace {} (targets file {}), canonical suite {}",
+        if outcome.check {
+            "sync --check"
+        } else {
+            "sync"
+        },
+        outcome.results.len(),
+        plural(outcome.results.len()),
+        show::text(&outcome.workspace.display().to_string()),
+        show::text(&outcome.targets_file.display().to_string()),
+        show::text(&outcome.canonical_version)
+    )
+}
+
+/// The human report of a sync run, without colour.
+pub fn render_human(outcome: &Outcome, verbose: bool) -> String {
+    render_human_styled(outcome, verbose, false)
+}
+
+/// The human report of a sync run; status words, severities and the verdict are coloured when
+/// `color` (the binary prints through anstream, which drops the styles where `--color`,
+/// NO_COLOR or the terminal say so, as for every other command).
+pub fn render_human_styled(outcome: &Outcome, verbose: bool, color: bool) -> String {
+    let report = &outcome.report;
+    if outcome.results.is_empty() {
+        // The run stopped before the targets (an invalid suite, a targets file with no usable
+        // line): the findings say why, the summary what it means.
+        let mut out = String::new();
+        for d in &report.diagnostics {
+            out.push_str(&diag::render_diagnostic_styled(d, color));
+            out.push_str("\n\n");
+        }
+        for line in &report.summary {
+            let _ = writeln!(out, "{}", verdict_line(line, color));
+        }
+        return show::guard(&out);
+    }
+    let mut out = String::new();
+    // Findings that belong to no target (the targets file's own lines).
+    let targets: Vec<&str> = outcome
+        .results
+        .iter()
+        .map(|r| r.target.path.as_str())
+        .collect();
+    for d in &report.diagnostics {
+        let own = targets
+            .iter()
+            .any(|t| d.file == *t || d.file.starts_with(&format!("{t}/")));
+        if !own {
+            out.push_str(&diag::render_diagnostic_styled(d, color));
+            out.push_str("\n\n");
+        }
+    }
+    if outcome.check {
+        super::check_report::render(outcome, &out, verbose, color)
+    } else {
+        super::sync_report::render(outcome, &out, verbose, color)
+    }
+}

@@ -1,0 +1,330 @@
+//! One target of a sync run: refused when its path or its copy holds a link or a file where a
+//! directory belongs; else compared with the canonical suite (`--check`) or written.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+use std::sync::OnceLock;
+
+use super::targets::Target;
+use super::{Change, Options, Status, TargetResult};
+use bqsuite_core::diag::Diagnostic;
+use bqsuite_core::error::{Error, Result};
+use bqsuite_core::shell;
+use bqsuite_suite::compare::{self, CompareOptions};
+use bqsuite_suite::drift;
+use bqsuite_suite::load::VERSION_FILE;
+use bqsuite_suite::releases::{self, Identity};
+use bqsuite_suite::vendor::{self, PathState};
+
+/// The canonical suite as every target is checked or written against it: its vendored files,
+/// and what a copy holding exactly those files is, told once from the bytes in memory (a copy
+/// equal to the canonical suite is never read a second time or hashed).
+struct Canonical<'a> {
+    files: &'a BTreeMap<String, Vec<u8>>,
+    identity: OnceLock<Identity>,
+}
+
+impl Canonical<'_> {
+    /// What a copy equal to the canonical suite byte for byte is.
+    fn identity(&self) -> &Identity {
+        self.identity
+            .get_or_init(|| releases::identify_files(self.files))
+    }
+
+    /// The CONFORMANCE_VERSION such a copy holds, as [`vendored_version`] reads it.
+    fn version_text(&self) -> Option<String> {
+        version_text(self.files.get(VERSION_FILE)?)
+    }
+}
+
+/// Checks or syncs every target. Targets are independent, so they are spread over a few threads.
+pub(super) fn check_targets(
+    options: &Options,
+    workspace: &Path,
+    targets: &[Target],
+    expected: &BTreeMap<String, Vec<u8>>,
+) -> Result<Vec<TargetResult>> {
+    let canonical = &Canonical {
+        files: expected,
+        identity: OnceLock::new(),
+    };
+    let workers = std::thread::available_parallelism()
+        .map(usize::from)
+        .unwrap_or(1)
+        .clamp(1, 4)
+        .min(targets.len().max(1));
+    let chunk = targets.len().div_ceil(workers).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = targets
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    part.iter()
+                        .map(|t| run_target(options, workspace, t, canonical))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        let mut results = Vec::with_capacity(targets.len());
+        for handle in handles {
+            match handle.join() {
+                Ok(part) => results.extend(part),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        Ok(results)
+    })
+}
+
+/// Largest CONFORMANCE_VERSION file read for the `vendored_version` column.
+const MAX_VERSION_BYTES: u64 = 256;
+
+/// The vendored CONFORMANCE_VERSION, if readable (never follows a link).
+fn vendored_version(dir: &Path) -> Option<String> {
+    let path = dir.join(VERSION_FILE);
+    let meta = fs::symlink_metadata(&path).ok()?;
+    if !meta.is_file() || meta.len() > MAX_VERSION_BYTES {
+        return None;
+    }
+    version_text(&fs::read(path).ok()?)
+}
+
+/// The text of a CONFORMANCE_VERSION file's bytes, escaped for display: `None` when it is too
+/// large or not UTF-8.
+fn version_text(bytes: &[u8]) -> Option<String> {
+    if bytes.len() as u64 > MAX_VERSION_BYTES {
+        return None;
+    }
+    let text = std::str::from_utf8(bytes).ok()?;
+    Some(shell::escape(text.trim()))
+}
+
+/// A target refused because `found` (a path relative to `base`, the workspace or the copy) is a
+/// link or not a directory: one finding that names the path, what it is, and what to do.
+fn refusal(
+    options: &Options,
+    workspace: &Path,
+    target: &Target,
+    found: &vendor::Unsafe,
+    inside_copy: bool,
+) -> Diagnostic {
+    let code = match found.kind {
+        "symlink" => "sync-symlink",
+        "not-a-directory" => "sync-not-a-directory",
+        _ => "sync-special-file",
+    };
+    let shown = if inside_copy {
+        format!("{}/{}", target.path, found.path)
+    } else {
+        found.path.clone()
+    };
+    let what = match found.kind {
+        "not-a-directory"
+            if fs::symlink_metadata(workspace.join(&shown)).is_ok_and(|m| m.is_file()) =>
+        {
+            "a regular file, not a directory"
+        }
+        _ => found.what(),
+    };
+    let message = format!(
+        "`{}` is {what}, so the copy was not {} (targets file line {})",
+        shell::escape(&shown),
+        if options.check { "compared" } else { "written" },
+        target.line
+    );
+    let then = shell::command(&options.fix_args());
+    let help = match (found.kind, inside_copy) {
+        ("symlink", true) => format!(
+            "bqsuite never reads or writes through a link: replace it with a regular file or \
+             delete it, then run `{then}`"
+        ),
+        ("symlink", false) => format!(
+            "bqsuite never reads or writes through a link: replace it with a real directory (or \
+             fix line {} of the targets file), then run `{then}`",
+            target.line
+        ),
+        (_, true) => format!("remove it, then run `{then}`"),
+        (_, false) => format!(
+            "move it out of the way (or fix line {} of the targets file), then run `{then}`",
+            target.line
+        ),
+    };
+    // Filed under the target (the message names the exact path): that is the row it belongs to.
+    Diagnostic::error(code, target.path.clone(), message).help(help)
+}
+
+fn run_target(
+    options: &Options,
+    workspace: &Path,
+    target: &Target,
+    canonical: &Canonical,
+) -> TargetResult {
+    let expected = canonical.files;
+    let dir = workspace.join(&target.path);
+    let failed = |d: Diagnostic| {
+        let mut r = TargetResult::new(target, Status::Error);
+        r.findings.push(d);
+        r
+    };
+    let state = match vendor::check_path(workspace, &target.path) {
+        Ok(Ok(state)) => state,
+        Ok(Err(found)) => return failed(refusal(options, workspace, target, &found, false)),
+        Err(e) => {
+            return failed(Diagnostic::error(
+                "sync-io",
+                target.path.clone(),
+                e.to_string(),
+            ));
+        }
+    };
+    // A link or a special file in the copy's vendored set refuses the copy.
+    let refused = || match vendor::check_entries(&dir) {
+        Ok(Ok(())) => None,
+        Ok(Err(found)) => Some(failed(refusal(options, workspace, target, &found, true))),
+        Err(e) => Some(failed(Diagnostic::error(
+            "sync-io",
+            target.path.clone(),
+            e.to_string(),
+        ))),
+    };
+    match state {
+        PathState::RepoMissing => TargetResult::new(target, Status::MissingRepo),
+        PathState::TargetMissing if options.check => {
+            let mut r = TargetResult::new(target, Status::NotVendored);
+            r.findings.push(Diagnostic::error(
+                "sync-not-vendored",
+                target.path.clone(),
+                format!(
+                    "the vendored directory does not exist ({} missing)",
+                    bqsuite_core::diag::count(expected.len(), "file", "files")
+                ),
+            ));
+            r.files = expected
+                .keys()
+                .map(|rel| (rel.clone(), Change::Missing))
+                .collect();
+            drift::sort_files(&mut r.files);
+            r.fingerprint = Some("not-vendored".into());
+            r
+        }
+        PathState::Present if options.check => {
+            // Compared first: the comparison never reads through a link, and a link or a special
+            // file anywhere in the vendored set makes the copy differ (it is a changed or an
+            // extra entry), so a copy found in sync has none and is not walked again for them.
+            // Any other copy is looked at as if before the comparison: a refusal (or an error
+            // walking the copy) wins over what the comparison found.
+            let checked = check_target(options, target, &dir, canonical);
+            if checked.status == Status::InSync {
+                checked
+            } else {
+                refused().unwrap_or(checked)
+            }
+        }
+        // Nothing is written into a copy before it is known to hold no link.
+        PathState::Present => {
+            refused().unwrap_or_else(|| write_target(target, &dir, expected, true))
+        }
+        PathState::TargetMissing => write_target(target, &dir, expected, false),
+    }
+}
+
+fn check_target(
+    options: &Options,
+    target: &Target,
+    dir: &Path,
+    canonical: &Canonical,
+) -> TargetResult {
+    let compare_options = CompareOptions {
+        diff: options.diff,
+        expected_label: "the canonical suite".into(),
+        keep_manifest: false,
+    };
+    let comparison =
+        match compare::compare_files_unidentified(canonical.files, dir, &compare_options) {
+            Ok(c) => c,
+            Err(e) => {
+                let mut r = TargetResult::new(target, Status::Error);
+                r.findings.push(Diagnostic::error(
+                    "sync-io",
+                    target.path.clone(),
+                    e.to_string(),
+                ));
+                return r;
+            }
+        };
+    let status = if comparison.is_clean() {
+        Status::InSync
+    } else {
+        Status::Drift
+    };
+    let mut r = TargetResult::new(target, status);
+    // A copy in sync holds the canonical bytes, so it is what the canonical suite is; only a
+    // copy that differs is read again, hashed once, for its identity and its group.
+    let digests = if status == Status::InSync {
+        r.vendored_version = canonical.version_text();
+        r.identity = Some(canonical.identity().clone());
+        None
+    } else {
+        r.vendored_version = vendored_version(dir);
+        let digests = releases::digests_of(dir);
+        r.identity = Some(releases::identify_hashed(dir, digests.as_ref()));
+        digests
+    };
+    r.incomplete = r.identity.as_ref().is_some_and(|id| id.interrupted);
+    r.matched = comparison.matched;
+    for mut d in comparison.findings {
+        if let Some(change) = Change::of_code(d.code) {
+            r.files.push((d.file.clone(), change));
+        }
+        d.file = format!("{}/{}", target.path, d.file);
+        r.findings.push(d);
+    }
+    drift::sort_files(&mut r.files);
+    r.fingerprint = if status == Status::InSync {
+        Some("in-sync".into())
+    } else {
+        drift::fingerprint(digests.as_ref(), &r.files)
+    };
+    r
+}
+
+fn write_target(
+    target: &Target,
+    dir: &Path,
+    expected: &BTreeMap<String, Vec<u8>>,
+    present: bool,
+) -> TargetResult {
+    let result = (|| {
+        if !present {
+            // The repository exists and nothing on the way is a link (checked); create the rest.
+            fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, e))?;
+        }
+        vendor::apply(dir, expected)
+    })();
+    match result {
+        Ok(applied) => {
+            let status = if applied.is_empty() {
+                Status::Unchanged
+            } else {
+                Status::Synced
+            };
+            let mut r = TargetResult::new(target, status);
+            r.vendored_version = vendored_version(dir);
+            r.written = applied.written;
+            r.deleted = applied.deleted;
+            r
+        }
+        Err(e) => {
+            let mut r = TargetResult::new(target, Status::Error);
+            r.vendored_version = vendored_version(dir);
+            r.findings.push(
+                Diagnostic::error("sync-failed", target.path.clone(), e.to_string()).help(
+                    "fix the cause and sync again; every file is either old or new, never \
+                     half-written, and the copy names no version until it is complete",
+                ),
+            );
+            r
+        }
+    }
+}

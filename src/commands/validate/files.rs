@@ -1,0 +1,89 @@
+//! The suite's files: the required ones exist, JSON parses, and no JSON file (other than a
+//! fixture that tests it on purpose) repeats a key.
+
+use bqsuite_core::diag::Diagnostic;
+use bqsuite_core::json;
+use bqsuite_suite::Suite;
+use bqsuite_suite::load::{
+    ENVELOPE_SCHEMA, MANIFEST, RESULTS_EXAMPLE, RESULTS_SCHEMA, VERSION_FILE, keeps_value,
+};
+use bqsuite_suite::rules::{self, Feature};
+
+/// The files a suite must have, with what each is and the format rule that requires it (`None`:
+/// required of every release).
+const REQUIRED: [(&str, &str, Option<Feature>); 5] = [
+    (VERSION_FILE, "the suite's SemVer, e.g. `1.8.0`", None),
+    (MANIFEST, "the case list", None),
+    (ENVELOPE_SCHEMA, "the draft-07 envelope schema", None),
+    (
+        RESULTS_SCHEMA,
+        "the draft 2020-12 results schema, required since 1.5.0",
+        Some(Feature::ResultsFormat),
+    ),
+    (
+        RESULTS_EXAMPLE,
+        "an example results file, required since 1.5.0",
+        Some(Feature::ResultsFormat),
+    ),
+];
+
+pub fn check(suite: &Suite, out: &mut Vec<Diagnostic>) {
+    let version = rules::parse_version(suite.version_text());
+    for (rel, what, feature) in REQUIRED {
+        if feature.is_some_and(|f| !f.required(version.as_ref())) {
+            continue;
+        }
+        if suite.file(rel).is_none() && !suite.problems.iter().any(|p| p.file == rel) {
+            out.push(
+                Diagnostic::error(
+                    "missing-file",
+                    rel,
+                    format!("required file is missing ({what})"),
+                )
+                .help(format!("create `{rel}` in the suite directory")),
+            );
+        }
+    }
+    // Names outside the layout (not `.json`, nested, hidden, unportable) are refused by the
+    // loader (see `suite::layout`) and reach this check as problems, not files.
+    // The fixtures' syntax is checked with the rest of their checks (see `fixtures`).
+    for (rel, file) in suite.files.iter().filter(|(rel, _)| keeps_value(rel)) {
+        let Some(parsed) = &file.json else { continue };
+        match parsed {
+            Err(e) => out.push(syntax_error(rel, e)),
+            // A fixture may repeat a key on purpose (duplicate-keys-last-wins); the manifest and
+            // the schemas never should, because the earlier value would be silently ignored.
+            Ok(doc) => {
+                // The loader noted while parsing whether a key repeats; the positioned tree that
+                // says where is built only for a file that does, for this check alone (kept, the
+                // manifest's would be the largest thing validation holds).
+                if !doc.repeats_a_key() {
+                    continue;
+                }
+                let tree = file.text().and_then(|t| json::parse(t).ok());
+                for dup in tree.map(|t| t.duplicate_keys()).unwrap_or_default() {
+                    out.push(
+                        Diagnostic::error(
+                            "duplicate-key",
+                            rel,
+                            format!(
+                                "key `{}` appears twice in the same object (first at {}:{}); the first value is silently ignored",
+                                dup.key, dup.first.line, dup.first.column
+                            ),
+                        )
+                        .line_col(dup.repeated.line, dup.repeated.column)
+                        .at(dup.pointer.clone())
+                        .help("remove or rename one of the two members"),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The finding for the suite file `rel` that is not JSON.
+pub fn syntax_error(rel: &str, e: &json::SyntaxError) -> Diagnostic {
+    Diagnostic::error("json-syntax", rel, format!("invalid JSON: {}", e.message))
+        .line_col(e.pos.line, e.pos.column)
+        .help("fix the syntax; every suite file must be strict RFC 8259 JSON")
+}

@@ -1,0 +1,130 @@
+//! JSON pointers used by cases are valid RFC 6901, and the ones that speak about the case's
+//! input really exist in its fixture (otherwise the assertion would test nothing).
+
+use serde_json::Value;
+
+use bqsuite_core::diag::Diagnostic;
+use bqsuite_core::ids::escape_token;
+use bqsuite_core::index::IndexedCase;
+use bqsuite_core::json::pointer;
+use bqsuite_suite::load::MANIFEST;
+
+/// Top-level envelope fields that encode itself writes: a preserved pointer there need not exist in
+/// the input (the identity is re-derived from `urn`, attempts is bumped, a dead-letter move adds
+/// `dead_letter`).
+const ENCODE_WRITTEN: [&str; 3] = ["job", "attempts", "dead_letter"];
+
+/// Where a pointer field lists its pointers.
+enum Shape {
+    /// `{ "<pointer>": <value> }`
+    Keys,
+    /// `[ "<pointer>", ... ]`
+    List,
+    /// `"<pointer>"`
+    Single,
+}
+
+/// The pointer fields of a case, how they hold pointers, and whether each pointer must exist in
+/// the case's input fixture.
+const FIELDS: [(&str, Shape, bool); 4] = [
+    ("expect_preserved", Shape::Keys, true),
+    ("expect_absent_after_reencode", Shape::List, true),
+    ("forbidden_key", Shape::Single, true),
+    ("expect_envelope", Shape::Keys, false),
+];
+
+/// Checks the pointers of `cases`, which all name the fixture `fixture_path` (`None`: no `file`
+/// field), whose value is `fixture` (`None`: missing or not JSON, reported elsewhere).
+pub fn check(
+    cases: &[&IndexedCase],
+    fixture_path: Option<&str>,
+    fixture: Option<&Value>,
+    out: &mut Vec<Diagnostic>,
+) {
+    for c in cases {
+        let case = c.case.case;
+        for (field, shape, must_exist) in &FIELDS {
+            let Some(value) = case.get(*field) else {
+                continue;
+            };
+            let field_ptr = format!("{}/{}", c.pointer, field);
+            let mut pointers: Vec<(String, &str)> = Vec::new();
+            let shape_ok = match (shape, value) {
+                (Shape::Keys, Value::Object(map)) => {
+                    for key in map.keys() {
+                        pointers.push((format!("{field_ptr}/{}", escape_token(key)), key));
+                    }
+                    true
+                }
+                (Shape::List, Value::Array(items)) => {
+                    for (i, item) in items.iter().enumerate() {
+                        match item.as_str() {
+                            Some(p) => pointers.push((format!("{field_ptr}/{i}"), p)),
+                            None => out.push(
+                                Diagnostic::error(
+                                    "bad-pointer",
+                                    MANIFEST,
+                                    format!("`{field}` entries must be strings, found {item}"),
+                                )
+                                .at(format!("{field_ptr}/{i}")),
+                            ),
+                        }
+                    }
+                    true
+                }
+                (Shape::Single, Value::String(p)) => {
+                    pointers.push((field_ptr.clone(), p));
+                    true
+                }
+                _ => false,
+            };
+            if !shape_ok {
+                let wanted = match shape {
+                    Shape::Keys => "an object whose keys are JSON pointers",
+                    Shape::List => "an array of JSON pointers",
+                    Shape::Single => "a JSON pointer string",
+                };
+                out.push(
+                    Diagnostic::error(
+                        "case-shape",
+                        MANIFEST,
+                        format!("`{field}` must be {wanted}"),
+                    )
+                    .at(field_ptr.clone()),
+                );
+                continue;
+            }
+            for (at, p) in pointers {
+                if let Err(e) = pointer::parse_pointer(p) {
+                    out.push(
+                        Diagnostic::error("bad-pointer", MANIFEST, format!("`{p}` is not a valid JSON pointer: {e}"))
+                            .at(at)
+                            .help("write an RFC 6901 pointer such as /meta/vendor_flag (escape `~` as ~0 and `/` as ~1)"),
+                    );
+                    continue;
+                }
+                if !must_exist {
+                    continue;
+                }
+                let (Some(fixture), Some(fixture_path)) = (fixture, fixture_path) else {
+                    continue;
+                };
+                let first = p.split('/').nth(1).unwrap_or("");
+                if *field == "expect_preserved" && ENCODE_WRITTEN.contains(&first) {
+                    continue;
+                }
+                if !matches!(pointer::resolve(fixture, p), Ok(Some(_))) {
+                    out.push(
+                        Diagnostic::error(
+                            "pointer-not-in-fixture",
+                            MANIFEST,
+                            format!("`{p}` ({field}) does not exist in {fixture_path}, so the assertion tests nothing"),
+                        )
+                        .at(at)
+                        .help(format!("add the member to {fixture_path}, or correct the pointer")),
+                    );
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,176 @@
+//! The two schemas compile under their own drafts, the example results file conforms, and the
+//! fixtures that must (or must not) satisfy the producer envelope schema do (or do not).
+
+use jsonschema::Validator;
+use serde_json::Value;
+
+use bqsuite_core::diag::Diagnostic;
+use bqsuite_core::index::IndexedCase;
+use bqsuite_suite::Suite;
+use bqsuite_suite::load::{ENVELOPE_SCHEMA, MANIFEST, RESULTS_EXAMPLE, RESULTS_SCHEMA};
+
+pub const DRAFT_07: &str = "http://json-schema.org/draft-07/schema#";
+pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
+
+/// The suite's compiled schemas (`None` where missing or broken; that is reported once).
+pub struct Compiled {
+    pub envelope: Option<Validator>,
+    pub results: Option<Validator>,
+}
+
+/// Compiles `schema` under the draft its `$schema` must name.
+pub fn compile_for_draft(schema: &Value, draft_uri: &str) -> Result<Validator, String> {
+    match schema.get("$schema").and_then(Value::as_str) {
+        Some(uri) if uri.trim_end_matches('#') == draft_uri.trim_end_matches('#') => {}
+        Some(uri) => {
+            return Err(format!(
+                "declares `$schema: {uri}` but must be `{draft_uri}`"
+            ));
+        }
+        None => return Err(format!("has no `$schema`; it must declare `{draft_uri}`")),
+    }
+    let options = if draft_uri == DRAFT_07 {
+        jsonschema::draft7::options()
+    } else {
+        jsonschema::draft202012::options()
+    };
+    options
+        .build(schema)
+        .map_err(|e| format!("does not compile: {e}"))
+}
+
+fn compile_one(
+    suite: &Suite,
+    rel: &str,
+    draft: &str,
+    out: &mut Vec<Diagnostic>,
+) -> Option<Validator> {
+    let doc = suite.json(rel)?;
+    match compile_for_draft(doc, draft) {
+        Ok(v) => Some(v),
+        Err(message) => {
+            let code = if message.starts_with("does not") {
+                "schema-compile"
+            } else {
+                "schema-draft"
+            };
+            out.push(
+                Diagnostic::error(code, rel, format!("the schema {message}"))
+                    .at("")
+                    .help(format!(
+                        "the schema must be a valid JSON Schema under {draft}"
+                    )),
+            );
+            None
+        }
+    }
+}
+
+pub fn compile(suite: &Suite, out: &mut Vec<Diagnostic>) -> Compiled {
+    Compiled {
+        envelope: compile_one(suite, ENVELOPE_SCHEMA, DRAFT_07, out),
+        results: compile_one(suite, RESULTS_SCHEMA, DRAFT_2020_12, out),
+    }
+}
+
+/// Each schema violation of `instance` as `(instance pointer, message)`.
+pub fn violations(validator: &Validator, instance: &Value) -> Vec<(String, String)> {
+    validator
+        .iter_errors(instance)
+        .map(|e| (e.instance_path().as_str().to_string(), e.to_string()))
+        .collect()
+}
+
+pub fn check_example(suite: &Suite, compiled: &Compiled, out: &mut Vec<Diagnostic>) {
+    let (Some(validator), Some(example)) = (&compiled.results, suite.json(RESULTS_EXAMPLE)) else {
+        return;
+    };
+    for (pointer, message) in violations(validator, example) {
+        out.push(
+            Diagnostic::error(
+                "results-example-invalid",
+                RESULTS_EXAMPLE,
+                format!("does not conform to {RESULTS_SCHEMA}: {message}"),
+            )
+            .at(pointer)
+            .help("fix the example (or the schema): CI consumers copy this file"),
+        );
+    }
+}
+
+/// What a case's fixture must do against the producer envelope schema.
+#[derive(Debug, PartialEq)]
+enum Expectation {
+    Pass,
+    Fail,
+}
+
+fn expectation(section: &str, case: &Value, fixture: &Value) -> Option<Expectation> {
+    if case.get("producer_schema_valid") == Some(&Value::Bool(false)) {
+        return Some(Expectation::Fail);
+    }
+    match section {
+        "roundtrip" | "forbidden_keys" => Some(Expectation::Pass),
+        // Produced envelopes; a fixture that carries `urn` and no `job` is the documented
+        // consumer tolerance (the alias), which the producer schema rejects by design.
+        "cases" if case.get("valid") == Some(&Value::Bool(true)) => {
+            let alias = fixture.get("job").is_none() && fixture.get("urn").is_some();
+            (!alias).then_some(Expectation::Pass)
+        }
+        // A data shape the consumer rejects is one the producer schema forbids too.
+        "data_shape" if case.get("valid") == Some(&Value::Bool(false)) => Some(Expectation::Fail),
+        _ => None,
+    }
+}
+
+/// Checks the fixture `path` (its value `fixture`) against the producer envelope schema, as each
+/// of `cases` (the cases that name it) expects.
+pub fn check_fixture(
+    compiled: &Compiled,
+    path: &str,
+    fixture: &Value,
+    cases: &[&IndexedCase],
+    out: &mut Vec<Diagnostic>,
+) {
+    let Some(validator) = &compiled.envelope else {
+        return;
+    };
+    // Many cases may name one fixture: it is checked against the schema once, if any asks.
+    let mut checked = None;
+    for c in cases {
+        let Some(expect) = expectation(&c.section, c.case.case, fixture) else {
+            continue;
+        };
+        let problems: &Vec<(String, String)> =
+            checked.get_or_insert_with(|| violations(validator, fixture));
+        match expect {
+            Expectation::Pass => {
+                for (pointer, message) in problems.iter().cloned() {
+                    out.push(
+                        Diagnostic::error(
+                            "fixture-schema-invalid",
+                            path,
+                            format!("fails the producer envelope schema: {message}"),
+                        )
+                        .at(pointer)
+                        .case(c.section.clone(), c.id.clone())
+                        .help("fix the fixture, or mark a deliberate consumer-tolerance case with \"producer_schema_valid\": false"),
+                    );
+                }
+            }
+            Expectation::Fail if problems.is_empty() => {
+                let why = if c.case.case.get("producer_schema_valid").is_some() {
+                    "is marked \"producer_schema_valid\": false but passes the producer envelope schema"
+                } else {
+                    "is a rejected data shape but passes the producer envelope schema"
+                };
+                out.push(
+                    Diagnostic::error("fixture-schema-unexpected-pass", MANIFEST, format!("{path} {why}"))
+                        .at(c.pointer.clone())
+                        .help("the fixture no longer tests what the case says; fix the fixture or the case"),
+                );
+            }
+            Expectation::Fail => {}
+        }
+    }
+}
