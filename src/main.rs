@@ -31,7 +31,12 @@ fn main() -> ExitCode {
         Err(e) => {
             let message = e.to_string();
             let help = usage::retry_help(&cli.command, &e, &args).or_else(|| e.help());
-            out.fail_with(e.kind(), &message, e.path().as_deref(), help.as_deref())
+            out.fail_with(
+                e.kind().as_str(),
+                &message,
+                e.path().as_deref(),
+                help.as_deref(),
+            )
         }
     };
     ExitCode::from(code)

@@ -16,90 +16,23 @@ fn page(name: &str) -> String {
     fs::read_to_string(repo().join("docs/reference").join(name)).unwrap()
 }
 
-/// Is `s` shaped like a finding code (kebab-case, at least two words)?
-fn code_shaped(s: &str) -> bool {
-    s.contains('-')
-        && !s.starts_with('-')
-        && !s.ends_with('-')
-        && s.chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-}
-
-/// The string literal at the start of `text` (after whitespace), if any.
-fn leading_literal(text: &str) -> Option<&str> {
-    let rest = text.trim_start().strip_prefix('"')?;
-    Some(&rest[..rest.find('"')?])
-}
-
-/// The constant named at the start of `text` (after whitespace; `drift::SUMMARY_CODE` gives
-/// `SUMMARY_CODE`), if any.
-fn leading_constant(text: &str) -> Option<&str> {
-    let text = text.trim_start();
-    let end = text
-        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
-        .unwrap_or(text.len());
-    let name = text[..end].rsplit("::").next()?;
-    (!name.is_empty() && name.chars().all(|c| c.is_ascii_uppercase() || c == '_')).then_some(name)
-}
-
-/// Every code the source hands to `Diagnostic::error/warning/note` as a literal or as a string
-/// constant, and every code of a `CODES` table; test modules (`#[cfg(test)] mod ...`) are left
-/// out.
-fn codes_in_source() -> BTreeSet<String> {
-    let mut codes = BTreeSet::new();
-    let mut constants = std::collections::BTreeMap::new();
-    let mut named = BTreeSet::new();
-    let sources = ["src", "crates"].map(|dir| walkdir::WalkDir::new(repo().join(dir)));
-    for entry in sources.into_iter().flatten() {
-        let entry = entry.unwrap();
-        if entry.path().extension().is_none_or(|x| x != "rs") {
-            continue;
-        }
-        let text = fs::read_to_string(entry.path()).unwrap();
-        let text = text.split("#[cfg(test)]\nmod ").next().unwrap();
-        for call in [
-            "Diagnostic::error(",
-            "Diagnostic::warning(",
-            "Diagnostic::note(",
-        ] {
-            for (at, _) in text.match_indices(call) {
-                let argument = &text[at + call.len()..];
-                if let Some(code) = leading_literal(argument) {
-                    codes.insert(code.to_string());
-                } else if let Some(name) = leading_constant(argument) {
-                    named.insert(name.to_string());
-                }
-            }
-        }
-        for (at, _) in text.match_indices("const ") {
-            let line = text[at + "const ".len()..].lines().next().unwrap_or("");
-            if let Some((name, rest)) = line.split_once(": &str = ")
-                && let Some(value) = leading_literal(rest)
-            {
-                constants.insert(name.trim().to_string(), value.to_string());
-            }
-        }
-        for (at, _) in text.match_indices("const CODES") {
-            let table = &text[at..at + text[at..].find("];").unwrap()];
-            for literal in table.split('"').skip(1).step_by(2) {
-                if code_shaped(literal) {
-                    codes.insert(literal.to_string());
-                }
-            }
-        }
-    }
-    for name in named {
-        if let Some(code) = constants.get(&name).filter(|c| code_shaped(c)) {
-            codes.insert(code.clone());
-        }
-    }
-    codes
+/// Every code of the findings page's tables (the first cell of each row).
+fn codes_on_page(page: &str) -> BTreeSet<String> {
+    page.lines()
+        .filter(|l| l.starts_with("| `"))
+        .filter_map(|l| l.split('|').nth(1))
+        .flat_map(|cell| cell.split('`').skip(1).step_by(2))
+        .map(str::to_string)
+        .collect()
 }
 
 #[test]
-fn findings_page_lists_every_code() {
-    let codes = codes_in_source();
-    // The scan must see the codes of every command (a broken scan would pass vacuously).
+fn findings_page_lists_exactly_the_codes_of_the_enums() {
+    let codes: BTreeSet<String> = bqsuite::commands::finding_codes()
+        .iter()
+        .map(|c| c.as_str().to_string())
+        .collect();
+    // Every module's enum is in the list (a list that lost one would pass vacuously).
     for known in [
         "expectation-mismatch",
         "archive-dotdot",
@@ -111,21 +44,31 @@ fn findings_page_lists_every_code() {
         "unportable-name",
         "copy-drift",
         "sync-bad-manifest",
+        "symlink",
+        "proposal-conflict",
+        "case-not-passing",
+        "missing-license",
+        "checksum-missing",
+        "version-bump",
     ] {
-        assert!(
-            codes.contains(known),
-            "the source scan missed `{known}`: {codes:?}"
-        );
+        assert!(codes.contains(known), "the enums lack `{known}`: {codes:?}");
     }
-    let findings = page("findings.md");
-    let missing: Vec<&String> = codes
-        .iter()
-        .filter(|c| !findings.contains(&format!("`{c}`")))
-        .collect();
+    assert_eq!(
+        bqsuite::commands::finding_codes().len(),
+        codes.len(),
+        "a code is declared by two enums"
+    );
+    let listed = codes_on_page(&page("findings.md"));
+    let undocumented: Vec<&String> = codes.difference(&listed).collect();
     assert!(
-        missing.is_empty(),
+        undocumented.is_empty(),
         "docs/reference/findings.md does not list these codes (add each with its meaning and \
-         fix): {missing:?}"
+         fix): {undocumented:?}"
+    );
+    let unknown: Vec<&String> = listed.difference(&codes).collect();
+    assert!(
+        unknown.is_empty(),
+        "docs/reference/findings.md lists codes no module reports: {unknown:?}"
     );
 }
 

@@ -721,7 +721,7 @@ fn caps_stop_bombs_and_oversized_archives() {
         let mut o = options(&mirror.url(), &dest);
         o.limits = small.clone();
         let report = fetch::fetch(&o).unwrap();
-        let got: Vec<&str> = report.diagnostics.iter().map(|d| d.code).collect();
+        let got: Vec<&str> = report.diagnostics.iter().map(|d| d.code.as_str()).collect();
         assert_eq!(got, [want], "{name}: {:?}", report.diagnostics);
         assert_eq!(fs::read_dir(work.path()).unwrap().count(), 0, "{name}");
     }
@@ -1118,7 +1118,7 @@ fn content_length_over_the_cap_is_refused_before_reading() {
     let mut o = options(&server.base, &work.path().join("dest"));
     o.limits.max_archive_bytes = 100;
     let report = fetch::fetch(&o).unwrap();
-    let got: Vec<&str> = report.diagnostics.iter().map(|d| d.code).collect();
+    let got: Vec<&str> = report.diagnostics.iter().map(|d| d.code.as_str()).collect();
     assert_eq!(got, ["archive-too-large"]);
     assert_eq!(fs::read_dir(work.path()).unwrap().count(), 0);
 }
@@ -1363,7 +1363,7 @@ fn the_comparison_is_reusable_on_two_directories() {
     fs::write(copy.join("fixtures/urn-alias.json"), "{}").unwrap();
     let drift = fetch::compare_dirs(&canonical, &copy, &opts).unwrap();
     assert_eq!(drift.findings.len(), 1);
-    assert_eq!(drift.findings[0].code, "drift-changed");
+    assert_eq!(drift.findings[0].code.as_str(), "drift-changed");
     assert!(drift.findings[0].message.contains("the canonical suite"));
 }
 

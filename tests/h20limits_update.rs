@@ -131,7 +131,7 @@ fn a_release_at_the_limits_is_vendored_whole() {
     let over = release_with_fixtures(10);
     let refused = verify::verify(&over[..], VERSION, &limits, &mut Discard).unwrap_err();
     assert_eq!(
-        refused.diagnostic().unwrap().code,
+        refused.diagnostic().unwrap().code.as_str(),
         "archive-too-many-entries"
     );
 
@@ -152,7 +152,10 @@ fn a_release_at_the_limits_is_vendored_whole() {
         ..Default::default()
     };
     let report = bqsuite::commands::fetch::fetch(&options(&copy)).unwrap();
-    assert_eq!(report.diagnostics[0].code, "archive-too-many-entries");
+    assert_eq!(
+        report.diagnostics[0].code.as_str(),
+        "archive-too-many-entries"
+    );
     assert_eq!(snapshot(&copy), before);
 
     mirror.publish(VERSION, &at);
@@ -192,7 +195,10 @@ fn the_update_refuses_a_tree_it_cannot_read_whole_before_writing() {
     });
     let fault = bqsuite::commands::fetch::update::vendor_staged(&copy, &tree, &summary, &small)
         .unwrap_err();
-    assert_eq!(fault.diagnostic().unwrap().code, "archive-too-large");
+    assert_eq!(
+        fault.diagnostic().unwrap().code.as_str(),
+        "archive-too-large"
+    );
     assert_eq!(snapshot(&copy), before);
     // A tree with fewer files than the verifier counted (one went missing): refused too.
     fs::remove_file(tree.join("fixtures/f4.json")).unwrap();
@@ -227,7 +233,10 @@ fn the_total_size_limit_is_the_loaders() {
     );
     let over = with_total(summary.vendored_bytes - 1);
     let fault = verify::verify(&asset[..], VERSION, &over, &mut Discard).unwrap_err();
-    assert_eq!(fault.diagnostic().unwrap().code, "archive-too-large");
+    assert_eq!(
+        fault.diagnostic().unwrap().code.as_str(),
+        "archive-too-large"
+    );
     // The same limits, in the loader: the unpacked tree at the limit is read whole.
     let work = tempfile::tempdir().unwrap();
     let tree = work.path();

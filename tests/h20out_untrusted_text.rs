@@ -16,10 +16,11 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use bqsuite::commands::results::matrix;
+use bqsuite::commands::results::{self, matrix};
 use bqsuite_core::diag::{self, Diagnostic, Report};
 use bqsuite_core::github::{self, Workspace};
 use bqsuite_core::show;
+use bqsuite_suite::drift;
 use fetch_support::*;
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -142,15 +143,15 @@ fn report_of(parts: &[String]) -> Report {
                                       "files": [{"path": p(5), "change": p(6)}]}],
                          "free": p(7)});
     report.push(
-        Diagnostic::error("drift-extra", p(5), p(8))
+        Diagnostic::error(drift::Code::DriftExtra, p(5), p(8))
             .at(p(9))
             .case(p(10), p(11))
             .line_col(1, 2)
             .help(p(12))
             .detail(p(13)),
     );
-    report.push(Diagnostic::warning("results-case-failed", p(14), p(15)).help(p(1)));
-    report.push(Diagnostic::note("unmanaged-file", p(3), p(2)));
+    report.push(Diagnostic::warning(results::Code::ResultsCaseFailed, p(14), p(15)).help(p(1)));
+    report.push(Diagnostic::note(drift::Code::UnmanagedFile, p(3), p(2)));
     report
 }
 

@@ -24,7 +24,7 @@ fn facts(report: &Report) -> Value {
         .iter()
         .map(|d| {
             json!({
-                "code": d.code,
+                "code": d.code.as_str(),
                 "file": d.file,
                 "line_col": d.line_col,
                 "pointer": d.pointer,
@@ -59,7 +59,7 @@ fn agree(root: &Path, threads: &[usize]) -> Report {
         let mismatches = whole
             .diagnostics
             .iter()
-            .filter(|d| d.code == "expectation-mismatch")
+            .filter(|d| d.code.as_str() == "expectation-mismatch")
             .count();
         assert_eq!(mismatches, mismatch, "{}", root.display());
     }
@@ -152,7 +152,7 @@ fn a_broken_suite_gets_the_same_findings_streamed_on_any_number_of_threads() {
         whole
             .diagnostics
             .iter()
-            .find(|d| d.code == code && d.file == file)
+            .find(|d| d.code.as_str() == code && d.file == file)
             .unwrap_or_else(|| panic!("no {code} in {file}: {:#?}", whole.diagnostics))
     };
     let syntax = found("json-syntax", "fixtures/bench-00010.json");
@@ -166,7 +166,7 @@ fn a_broken_suite_gets_the_same_findings_streamed_on_any_number_of_threads() {
         whole
             .diagnostics
             .iter()
-            .any(|d| d.code == "expectation-mismatch"
+            .any(|d| d.code.as_str() == "expectation-mismatch"
                 && d.case
                     .as_ref()
                     .is_some_and(|(section, _)| section == "roundtrip")),

@@ -5,6 +5,7 @@ use std::ffi::OsString;
 use std::io;
 
 use bqsuite::commands::release;
+use bqsuite_core::error::Kind;
 use bqsuite_core::{Error, diag, error, github, shell};
 
 use super::args::{self, Command, FetchArgs, FormatArg, SyncArgs};
@@ -109,7 +110,7 @@ pub fn retry_help(command: &Command, e: &Error, args: &[OsString]) -> Option<Str
         return None;
     };
     if fetch.check
-        && e.kind() == "not-found"
+        && e.kind() == Kind::NotFound
         && e.path().as_deref() == Some(&*fetch.dest.display().to_string())
     {
         return Some(format!(
@@ -118,12 +119,12 @@ pub fn retry_help(command: &Command, e: &Error, args: &[OsString]) -> Option<Str
             shell_word(&fetch.dest.clone().into_os_string())
         ));
     }
-    if !matches!(e.kind(), "network" | "not-released") {
+    if !matches!(e.kind(), Kind::Network | Kind::NotReleased) {
         return None;
     }
     let words: Vec<String> = args.iter().skip(1).map(shell_word).collect();
     let base = error::BASE_URL_ENV;
-    let what = if e.kind() == "network" {
+    let what = if e.kind() == Kind::Network {
         "check the network connection and try again, or download from a mirror"
     } else {
         "check the version (releases are the tags vX.Y.Z of BabelQueue/conformance), or use a \

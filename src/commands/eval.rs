@@ -5,6 +5,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
+use crate::commands::validate;
 use bqsuite_core::diag::{Diagnostic, Report};
 use bqsuite_core::error::{Error, Result, shown_path};
 use bqsuite_core::timefmt;
@@ -12,6 +13,14 @@ use bqsuite_eval as eval;
 use bqsuite_eval::outcome::{CaseOutcome, Verdict};
 use bqsuite_eval::results;
 use bqsuite_suite::load;
+
+bqsuite_core::finding_codes! {
+    /// The findings of `eval` of its own (the evaluator's others are `validate`'s).
+    pub enum Code {
+        CaseNotPassing = "case-not-passing",
+        VersionFromConformanceVersion = "version-from-conformance-version",
+    }
+}
 
 /// The name the reference model reports as its SDK.
 pub const REFERENCE_SDK: &str = "bqsuite-reference";
@@ -84,7 +93,7 @@ pub fn report(suite: &Path, file: Option<&Path>, evaluation: &Evaluation) -> Rep
     report.root = Some(suite.to_path_buf());
     for warning in &evaluation.warnings {
         report.push(Diagnostic::warning(
-            "version-from-conformance-version",
+            Code::VersionFromConformanceVersion,
             load::MANIFEST,
             warning.clone(),
         ));
@@ -130,7 +139,7 @@ fn verdict_finding(outcome: &CaseOutcome) -> Diagnostic {
     let case = format!("case {}/{}", outcome.section, outcome.id);
     let d = match &outcome.verdict {
         Verdict::Mismatch(m) => Diagnostic::error(
-            "expectation-mismatch",
+            validate::Code::ExpectationMismatch,
             manifest,
             format!("{case} did not pass: it {m}"),
         )
@@ -140,21 +149,21 @@ fn verdict_finding(outcome: &CaseOutcome) -> Diagnostic {
              both agree with the spec",
         ),
         Verdict::Malformed { pointer, message } => Diagnostic::error(
-            "case-shape",
+            validate::Code::CaseShape,
             manifest,
             format!("{case} could not be evaluated: {message}"),
         )
         .at(pointer.clone())
         .help("give the case the fields its section's runner reads"),
         Verdict::NoRule => Diagnostic::error(
-            "no-reference-rule",
+            validate::Code::NoReferenceRule,
             manifest,
             format!("{case}: the reference evaluator has no rule for its section"),
         )
         .at(outcome.pointer.clone())
         .help("use a bqsuite that knows the section, or add the rule to the reference evaluator"),
         other => Diagnostic::error(
-            "case-not-passing",
+            Code::CaseNotPassing,
             manifest,
             format!("{case} did not pass: {other}"),
         )

@@ -6,11 +6,19 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
+use crate::commands::eval;
 use bqsuite_core::diag::{Diagnostic, Report, plural};
 use bqsuite_core::error::Result;
 use bqsuite_eval::mutants::assess::{Assessment, Kill, MutantRun, assess};
 use bqsuite_eval::outcome::Verdict;
 use bqsuite_suite::load::{self, MANIFEST, Suite};
+
+bqsuite_core::finding_codes! {
+    /// The findings of `mutants`.
+    pub enum Code {
+        SurvivingMutant = "surviving-mutant",
+    }
+}
 
 /// At most this many killing cases are named per mutant in the human summary.
 const NAMED_KILLS: usize = 3;
@@ -41,7 +49,7 @@ pub fn report(subject: &str, args: &str, suite: &Suite, assessment: &Assessment)
             other => (&outcome.pointer, other.to_string()),
         };
         let mut d = Diagnostic::warning(
-            "case-not-passing",
+            eval::Code::CaseNotPassing,
             MANIFEST,
             format!("the reference model does not pass this case ({what}), so it kills no mutant"),
         )
@@ -99,7 +107,7 @@ fn survivor(args: &str, suite: &Suite, run: &MutantRun) -> Diagnostic {
     let section = info.sections[0];
     let pointer = format!("/{section}");
     let mut d = Diagnostic::error(
-        "surviving-mutant",
+        Code::SurvivingMutant,
         MANIFEST,
         format!(
             "mutant `{}` survives: an SDK that breaks the rule \"{}\" ({}) passes every case",

@@ -39,6 +39,16 @@ use bqsuite_suite::release::pack::{Package, Staged, TreeWriter};
 use bqsuite_suite::release::tree::Entry;
 use bqsuite_suite::release::{COMPRESSION_LEVEL, gzip, tree, ustar};
 
+bqsuite_core::finding_codes! {
+    /// The findings of `release` of its own (the tree's are the loader's).
+    pub enum Code {
+        PreReleaseVersion = "pre-release-version",
+        TagMismatch = "tag-mismatch",
+        MissingLicense = "missing-license",
+        SuiteChanged = "suite-changed",
+    }
+}
+
 /// The environment variable that overrides the entries' mtime (reproducible-builds.org).
 pub const SOURCE_DATE_EPOCH: &str = "SOURCE_DATE_EPOCH";
 
@@ -134,7 +144,7 @@ pub fn release(options: &Options) -> Result<Report> {
     drop(suite);
 
     // The validation findings, plus ours unless validation already said the same thing.
-    let known: HashSet<(&str, String)> = report
+    let known: HashSet<(bqsuite_core::diag::Code, String)> = report
         .diagnostics
         .iter()
         .map(|d| (d.code, d.file.clone()))
@@ -262,7 +272,7 @@ fn version_refusals(version: &str, options: &Options) -> Vec<Diagnostic> {
     if pre && !options.allow_pre {
         out.push(
             Diagnostic::error(
-                "pre-release-version",
+                Code::PreReleaseVersion,
                 VERSION_FILE,
                 format!(
                     "version {version} is a pre-release (an untagged revision); it is not released"
@@ -276,7 +286,7 @@ fn version_refusals(version: &str, options: &Options) -> Vec<Diagnostic> {
     {
         out.push(
             Diagnostic::error(
-                "tag-mismatch",
+                Code::TagMismatch,
                 VERSION_FILE,
                 format!("the tag `{tag}` is not `v{version}` (v + CONFORMANCE_VERSION)"),
             )
@@ -318,13 +328,16 @@ fn read_license(suite_dir: &Path, findings: &mut Vec<Diagnostic>) -> Result<Opti
         };
         let problem = if meta.file_type().is_symlink() {
             Some((
-                "symlink",
+                load::Code::Symlink,
                 "is a symbolic link; the release's LICENSE must be a regular file",
             ))
         } else if !meta.is_file() {
-            Some(("special-file", "is not a regular file"))
+            Some((load::Code::SpecialFile, "is not a regular file"))
         } else if meta.len() > MAX_FILE_BYTES {
-            Some(("file-too-large", "is larger than a suite file may be"))
+            Some((
+                load::Code::FileTooLarge,
+                "is larger than a suite file may be",
+            ))
         } else {
             None
         };
@@ -347,7 +360,7 @@ fn read_license(suite_dir: &Path, findings: &mut Vec<Diagnostic>) -> Result<Opti
     }
     findings.push(
         Diagnostic::error(
-            "missing-license",
+            Code::MissingLicense,
             LICENSE_FILE,
             "no LICENSE in the suite directory or its parent; a release must carry its license",
         )
@@ -358,7 +371,7 @@ fn read_license(suite_dir: &Path, findings: &mut Vec<Diagnostic>) -> Result<Opti
 
 fn changed(rel: &str) -> Diagnostic {
     Diagnostic::error(
-        "suite-changed",
+        Code::SuiteChanged,
         rel,
         "the file changed while the release was being built",
     )

@@ -31,11 +31,90 @@ impl Severity {
     }
 }
 
+/// A finding's stable code, as JSON, text and annotations show it (`missing-file`). It is made
+/// only from a variant of a module's code enum (declared with [`finding_codes!`]), so every code
+/// is declared once, and logic compares codes as enum variants, never as strings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Code(&'static str);
+
+impl Code {
+    /// For [`finding_codes!`] only: the one place a code's text becomes a [`Code`].
+    #[doc(hidden)]
+    pub const fn declared(text: &'static str) -> Code {
+        Code(text)
+    }
+
+    /// The stable kebab-case text.
+    pub const fn as_str(self) -> &'static str {
+        self.0
+    }
+}
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+/// Declares a module's finding codes: an enum with one variant per code, each with its stable
+/// kebab-case text. The enum gets `ALL` (every variant, for the documentation's list),
+/// `as_str`, conversion into [`Code`] (what [`Diagnostic`]'s constructors take), comparison
+/// with a [`Code`], and `of` (the variant a [`Code`] is, if it is one of this enum's).
+#[macro_export]
+macro_rules! finding_codes {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident {
+            $( $(#[$vmeta:meta])* $variant:ident = $text:literal, )+
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        $vis enum $name {
+            $( $(#[$vmeta])* $variant, )+
+        }
+
+        impl $name {
+            /// Every code of this enum, in declaration order.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            /// The stable kebab-case text of the code.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text,)+
+                }
+            }
+
+            /// The code as a finding carries it.
+            pub const fn code(self) -> $crate::diag::Code {
+                $crate::diag::Code::declared(self.as_str())
+            }
+
+            /// The variant `code` is, when it is one of this enum's.
+            pub fn of(code: $crate::diag::Code) -> Option<$name> {
+                Self::ALL.iter().copied().find(|c| c.code() == code)
+            }
+        }
+
+        impl From<$name> for $crate::diag::Code {
+            fn from(code: $name) -> $crate::diag::Code {
+                code.code()
+            }
+        }
+
+        impl PartialEq<$name> for $crate::diag::Code {
+            fn eq(&self, other: &$name) -> bool {
+                *self == other.code()
+            }
+        }
+    };
+}
+
 /// One finding.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Diagnostic {
     /// Stable kebab-case identifier of the rule that was broken.
-    pub code: &'static str,
+    pub code: Code,
     pub severity: Severity,
     /// The file, relative to the checked directory (`/`-separated), or empty when the finding
     /// concerns the directory as a whole.
@@ -55,13 +134,20 @@ pub struct Diagnostic {
     /// The finding sums up other findings of the same report (a drifted copy and its files): it
     /// is the one annotated, and it is not counted beside them.
     pub summary: bool,
+    /// The finding is one a summary finding stands for when its report has one (a drifted
+    /// file of a copy): annotations then leave it to the summary.
+    pub summed_up: bool,
 }
 
 impl Diagnostic {
     /// A new error-level finding about `file`.
-    pub fn error(code: &'static str, file: impl Into<String>, message: impl Into<String>) -> Self {
+    pub fn error(
+        code: impl Into<Code>,
+        file: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
         Diagnostic {
-            code,
+            code: code.into(),
             severity: Severity::Error,
             file: file.into(),
             line_col: None,
@@ -71,12 +157,13 @@ impl Diagnostic {
             help: None,
             detail: None,
             summary: false,
+            summed_up: false,
         }
     }
 
     /// A new warning-level finding about `file`.
     pub fn warning(
-        code: &'static str,
+        code: impl Into<Code>,
         file: impl Into<String>,
         message: impl Into<String>,
     ) -> Self {
@@ -87,7 +174,11 @@ impl Diagnostic {
     }
 
     /// A new note about `file`.
-    pub fn note(code: &'static str, file: impl Into<String>, message: impl Into<String>) -> Self {
+    pub fn note(
+        code: impl Into<Code>,
+        file: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
         Diagnostic {
             severity: Severity::Note,
             ..Diagnostic::error(code, file, message)
@@ -125,6 +216,12 @@ impl Diagnostic {
         self
     }
 
+    /// Marks the finding as one a summary finding stands for ([`Diagnostic::summed_up`]).
+    pub fn summed_up(mut self) -> Self {
+        self.summed_up = true;
+        self
+    }
+
     /// `file:line:col` (or the parts that are known).
     pub fn place(&self) -> String {
         self.place_in(None)
@@ -147,7 +244,7 @@ impl Diagnostic {
 
     fn to_json(&self) -> Value {
         json!({
-            "code": self.code,
+            "code": self.code.as_str(),
             "severity": self.severity.as_str(),
             "file": self.file,
             "line": self.line_col.map(|(l, _)| l),
@@ -302,7 +399,7 @@ pub fn render_diagnostic_styled(d: &Diagnostic, color: bool) -> String {
 
 /// [`render_diagnostic_styled`], naming a relative file inside `root` ([`Report::root`]).
 pub fn render_diagnostic_in(d: &Diagnostic, root: Option<&Path>, color: bool) -> String {
-    let head = format!("{}[{}]", d.severity.as_str(), d.code);
+    let head = format!("{}[{}]", d.severity.as_str(), d.code.as_str());
     let mut out = format!(
         "{}: {}",
         paint(&head, severity_style(d.severity), color),
@@ -437,7 +534,12 @@ pub fn render_failure_json(command: &str, subject: &str, e: &Error) -> String {
     render_error_json(
         command,
         subject,
-        error_json(e.kind(), &message, path.as_deref(), help.as_deref()),
+        error_json(
+            e.kind().as_str(),
+            &message,
+            path.as_deref(),
+            help.as_deref(),
+        ),
     )
 }
 
@@ -471,12 +573,37 @@ pub fn count(n: usize, one: &str, many: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    crate::finding_codes! {
+        /// Codes for the tests of this crate's renderers.
+        pub(crate) enum TestCode {
+            MissingFile = "missing-file",
+            SyncFailed = "sync-failed",
+            DriftChanged = "drift-changed",
+            UnmanagedFile = "unmanaged-file",
+            W = "w",
+            E = "e",
+        }
+    }
+
+    #[test]
+    fn a_code_is_its_text_and_knows_its_variant() {
+        let code: Code = TestCode::DriftChanged.into();
+        assert_eq!(code.as_str(), "drift-changed");
+        assert_eq!(code, TestCode::DriftChanged);
+        assert_eq!(TestCode::of(code), Some(TestCode::DriftChanged));
+        assert_eq!(TestCode::ALL.len(), 6);
+        assert_eq!(
+            Diagnostic::error(TestCode::W, "f", "m").code.to_string(),
+            "w"
+        );
+    }
 
     #[test]
     fn human_rendering_names_place_pointer_and_case() {
-        let d = Diagnostic::error("missing-file", "manifest.json", "fixture not found")
+        let d = Diagnostic::error(TestCode::MissingFile, "manifest.json", "fixture not found")
             .line_col(12, 7)
             .at("/cases/0/file")
             .case("cases", "order-created")
@@ -492,7 +619,7 @@ mod tests {
     #[test]
     fn rendering_drops_os_error_numbers_and_escapes_control_characters() {
         let d = Diagnostic::error(
-            "sync-failed",
+            TestCode::SyncFailed,
             "a\u{1b}[2Jb.json",
             "cannot read `x`: Permission denied (os error 13)",
         );
@@ -532,10 +659,10 @@ mod tests {
     #[test]
     fn json_rendering_counts_errors_only_for_ok() {
         let mut r = Report::new("suite");
-        r.push(Diagnostic::warning("w", "a", "m"));
+        r.push(Diagnostic::warning(TestCode::W, "a", "m"));
         let v: Value = serde_json::from_str(&render_json(&r, "validate")).unwrap();
         assert_eq!(v["ok"], true);
-        r.push(Diagnostic::error("e", "a", "m"));
+        r.push(Diagnostic::error(TestCode::E, "a", "m"));
         let v: Value = serde_json::from_str(&render_json(&r, "validate")).unwrap();
         assert_eq!(v["ok"], false);
         assert_eq!(v["diagnostics"][1]["code"], "e");

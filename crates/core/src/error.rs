@@ -12,6 +12,33 @@ use std::path::{Path, PathBuf};
 /// The environment variable naming a mirror of the release assets.
 pub const BASE_URL_ENV: &str = "BQ_CONFORMANCE_BASE_URL";
 
+/// The stable kind of an [`Error`] (JSON `error.kind`, the annotation's title).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    NotFound,
+    PermissionDenied,
+    Io,
+    BadPath,
+    Usage,
+    Network,
+    NotReleased,
+}
+
+impl Kind {
+    /// The stable kebab-case text.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::NotFound => "not-found",
+            Kind::PermissionDenied => "permission-denied",
+            Kind::Io => "io",
+            Kind::BadPath => "bad-path",
+            Kind::Usage => "usage",
+            Kind::Network => "network",
+            Kind::NotReleased => "not-released",
+        }
+    }
+}
+
 /// A failure that prevented a command from doing its job. Always names the path involved.
 #[derive(Debug)]
 pub enum Error {
@@ -72,19 +99,19 @@ impl Error {
 
     /// A stable kebab-case name for the kind of failure (the `error.kind` of `--format json`):
     /// `usage`, `not-found`, `bad-path`, `permission-denied`, `io`, `network`, `not-released`.
-    pub fn kind(&self) -> &'static str {
+    pub fn kind(&self) -> Kind {
         match self {
-            Error::Io { source, .. } if source.kind() == io::ErrorKind::NotFound => "not-found",
+            Error::Io { source, .. } if source.kind() == io::ErrorKind::NotFound => Kind::NotFound,
             Error::Io { source, .. } if source.kind() == io::ErrorKind::PermissionDenied => {
-                "permission-denied"
+                Kind::PermissionDenied
             }
             // Downloads that fail inside a reader travel as I/O errors on the URL.
-            Error::Io { action, .. } if *action == "download" => "network",
-            Error::Io { .. } => "io",
-            Error::BadPath { .. } => "bad-path",
-            Error::Usage(_) => "usage",
-            Error::Network { .. } => "network",
-            Error::NotReleased { .. } => "not-released",
+            Error::Io { action, .. } if *action == "download" => Kind::Network,
+            Error::Io { .. } => Kind::Io,
+            Error::BadPath { .. } => Kind::BadPath,
+            Error::Usage(_) => Kind::Usage,
+            Error::Network { .. } => Kind::Network,
+            Error::NotReleased { .. } => Kind::NotReleased,
         }
     }
 
@@ -273,7 +300,7 @@ mod tests {
             e.to_string(),
             "cannot read suite directory suite: no such file or directory"
         );
-        assert_eq!(e.kind(), "not-found");
+        assert_eq!(e.kind(), Kind::NotFound);
         let e = Error::io("open", "x", io::Error::from_raw_os_error(13));
         assert_eq!(e.to_string(), "cannot open x: permission denied");
         let e = Error::io("read", "x", io::Error::other("the archive is cut short"));
@@ -303,17 +330,17 @@ mod tests {
     #[test]
     fn kinds_and_paths() {
         let e = Error::not_released("9.9.9", "file:///m/x.tar.gz", "no such file");
-        assert_eq!(e.kind(), "not-released");
+        assert_eq!(e.kind(), Kind::NotReleased);
         assert_eq!(
             e.to_string(),
             "version 9.9.9 is not released at file:///m/x.tar.gz (no such file)"
         );
         assert_eq!(e.path().as_deref(), Some("file:///m/x.tar.gz"));
         let e = Error::network("https://x/y", "the host was not found");
-        assert_eq!(e.kind(), "network");
+        assert_eq!(e.kind(), Kind::Network);
         assert!(e.help().unwrap().contains(BASE_URL_ENV));
-        assert_eq!(Error::Usage("u".into()).kind(), "usage");
-        assert_eq!(Error::bad_path("p", "q").kind(), "bad-path");
+        assert_eq!(Error::Usage("u".into()).kind(), Kind::Usage);
+        assert_eq!(Error::bad_path("p", "q").kind(), Kind::BadPath);
     }
 
     #[test]

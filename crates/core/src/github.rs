@@ -10,7 +10,7 @@ use std::path::{Component, Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::diag::{Diagnostic, Report, Severity, plural};
+use crate::diag::{Code, Diagnostic, Report, Severity, plural};
 use crate::error::strip_os_error;
 use crate::show;
 
@@ -167,10 +167,10 @@ pub fn finding_path(report: &Report, d: &Diagnostic, ws: &Workspace) -> Option<S
 /// Annotations GitHub shows per level (error, warning, notice) in one step; it drops the rest.
 pub const MAX_PER_LEVEL: usize = 10;
 
-/// Whether `d` is a per-file drift finding that a copy's summary finding
-/// ([`crate::suite::drift::SUMMARY_CODE`]) already stands for, with its counts and its fix.
+/// Whether `d` is a finding (a drifted file of a copy) that a summary finding of its report
+/// already stands for, with its counts and its fix.
 fn covered(d: &Diagnostic, summarised: bool) -> bool {
-    summarised && (d.code.starts_with("drift-") || d.code == "sync-not-vendored")
+    summarised && d.summed_up
 }
 
 /// The errors and warnings of `report` at `severity`, most useful first, and those a summary
@@ -179,7 +179,7 @@ fn covered(d: &Diagnostic, summarised: bool) -> bool {
 /// command's summary findings come first in its report.
 fn ranked(report: &Report, severity: Severity) -> (Vec<&Diagnostic>, Vec<&Diagnostic>) {
     let summarised = report.diagnostics.iter().any(|d| d.summary);
-    let mut seen: HashMap<&str, usize> = HashMap::new();
+    let mut seen: HashMap<Code, usize> = HashMap::new();
     let mut ordered = Vec::new();
     let mut rest = Vec::new();
     for (i, d) in report
@@ -219,7 +219,13 @@ fn annotation(report: &Report, d: &Diagnostic, level: &str, ws: &Workspace) -> S
         let _ = write!(message, "\nhelp: {}", show::text(&strip_os_error(help)));
     }
     let file = finding_path(report, d, ws);
-    let mut out = command(level, file.as_deref(), d.line_col, d.code, &message);
+    let mut out = command(
+        level,
+        file.as_deref(),
+        d.line_col,
+        d.code.as_str(),
+        &message,
+    );
     out.push('\n');
     out
 }
@@ -495,6 +501,8 @@ pub fn failure_summary(command: &str, message: &str) -> String {
 mod tests {
     use super::*;
 
+    use crate::diag::tests::TestCode;
+
     #[test]
     fn escaping_follows_the_workflow_command_rules() {
         assert_eq!(escape_data("100%\r\nnext"), "100%25%0D%0Anext");
@@ -528,11 +536,15 @@ mod tests {
         let mut report = Report::new("tests/conformance");
         report.root = Some(repo.join("tests/conformance"));
         report.push(
-            Diagnostic::error("drift-changed", "manifest.json", "differs")
+            Diagnostic::error(TestCode::DriftChanged, "manifest.json", "differs")
                 .line_col(2, 5)
                 .help("run `x`"),
         );
-        report.push(Diagnostic::note("unmanaged-file", "own.txt", "left alone"));
+        report.push(Diagnostic::note(
+            TestCode::UnmanagedFile,
+            "own.txt",
+            "left alone",
+        ));
         let text = annotations(&report, &ws);
         assert_eq!(
             text,
@@ -558,7 +570,7 @@ mod tests {
             {"target": "php-sdk/tests/conformance", "status": "drift",
              "files": [{"path": "manifest.json", "change": "changed"}]},
         ]});
-        report.push(Diagnostic::error("drift-changed", "a|b", "x <y>"));
+        report.push(Diagnostic::error(TestCode::DriftChanged, "a|b", "x <y>"));
         let ws = Workspace {
             cwd: PathBuf::from("/nonexistent-cwd"),
             root: None,

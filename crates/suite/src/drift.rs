@@ -21,16 +21,27 @@ use serde_json::{Map, Value, json};
 
 use crate::Suite;
 use crate::classify;
+use crate::classify::Code as ChangeCode;
 use crate::load::{MANIFEST, MAX_FILE_BYTES, VERSION_FILE};
 use crate::releases::{Digests, Identity};
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_core::index::CaseIndex;
 use bqsuite_core::shell;
 
-/// The code of the one finding that sums up a copy, or a group of copies that drifted the same
-/// way (its counts, its most important files, the fix). The per-file `drift-*` findings stay in
-/// the report; annotations show this one instead of them.
-pub const SUMMARY_CODE: &str = "copy-drift";
+bqsuite_core::finding_codes! {
+    /// A vendored copy that differs from its release: the copy as a whole, and each file.
+    pub enum Code {
+        /// The one finding that sums up a copy, or a group of copies that drifted the same way
+        /// (its counts, its most important files, the fix). The per-file findings stay in the
+        /// report; annotations show this one instead of them.
+        CopyDrift = "copy-drift",
+        DriftChanged = "drift-changed",
+        DriftMissing = "drift-missing",
+        DriftExtra = "drift-extra",
+        DriftType = "drift-type",
+        UnmanagedFile = "unmanaged-file",
+    }
+}
 
 /// How one file of a drifted copy differs. The words are stable (JSON `change`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -50,13 +61,13 @@ impl Change {
     }
 
     /// The change a per-file drift finding reports (`drift-type`: a file where a directory
-    /// should be, or the reverse, is a changed entry).
-    pub fn of_code(code: &str) -> Option<Change> {
-        match code {
-            "drift-missing" => Some(Change::Missing),
-            "drift-changed" | "drift-type" => Some(Change::Changed),
-            "drift-extra" => Some(Change::Extra),
-            _ => None,
+    /// should be, or the reverse, is a changed entry); none for a finding that is not one.
+    pub fn of(code: bqsuite_core::diag::Code) -> Option<Change> {
+        match Code::of(code)? {
+            Code::DriftMissing => Some(Change::Missing),
+            Code::DriftChanged | Code::DriftType => Some(Change::Changed),
+            Code::DriftExtra => Some(Change::Extra),
+            Code::CopyDrift | Code::UnmanagedFile => None,
         }
     }
 }
@@ -305,10 +316,10 @@ impl CaseCounter {
         let mut missing_sections = Vec::new();
         for c in &changes {
             match c.code {
-                "case-added" => missing += 1,
-                "case-removed" => extra += 1,
-                "case-changed" | "case-extended" => changed += 1,
-                "section-added" => missing_sections.extend(c.section.clone()),
+                ChangeCode::CaseAdded => missing += 1,
+                ChangeCode::CaseRemoved => extra += 1,
+                ChangeCode::CaseChanged | ChangeCode::CaseExtended => changed += 1,
+                ChangeCode::SectionAdded => missing_sections.extend(c.section.clone()),
                 _ => {}
             }
         }
@@ -527,7 +538,7 @@ pub fn summary_finding(
         Some((path, _)) => path.clone(),
         None => first.to_string(),
     };
-    let mut d = Diagnostic::error(SUMMARY_CODE, file, message).summarising();
+    let mut d = Diagnostic::error(Code::CopyDrift, file, message).summarising();
     if let Some(fix) = fix {
         let them = if copies.len() > 1 { "them" } else { "it" };
         d = d.help(format!("`{fix}` re-vendors {them}"));

@@ -25,18 +25,20 @@ use std::collections::HashMap;
 
 use crate::load::{MANIFEST, VERSION_FILE};
 
+bqsuite_core::finding_codes! {
+    /// Why a path is not part of a suite's layout.
+    pub enum Code {
+        HiddenFile = "hidden-file",
+        NestedPath = "nested-path",
+        UnexpectedFile = "unexpected-file",
+        UnportableName = "unportable-name",
+        NameTooLong = "name-too-long",
+        NameCaseClash = "name-case-clash",
+    }
+}
+
 /// Longest portable name: a ustar header's name field.
 pub const MAX_NAME_BYTES: usize = 100;
-
-/// Every code a layout refusal carries (the loader adds `name-case-clash` for case twins).
-pub const CODES: [&str; 6] = [
-    "hidden-file",
-    "nested-path",
-    "unexpected-file",
-    "unportable-name",
-    "name-too-long",
-    "name-case-clash",
-];
 
 /// The two data directories.
 pub const DATA_DIRS: [&str; 2] = ["fixtures", "schema"];
@@ -60,12 +62,12 @@ pub enum Place {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refusal {
     /// `hidden-file`, `nested-path`, `unexpected-file`, `unportable-name` or `name-too-long`.
-    pub code: &'static str,
+    pub code: Code,
     pub reason: String,
 }
 
 impl Refusal {
-    fn new(code: &'static str, reason: impl Into<String>) -> Self {
+    fn new(code: Code, reason: impl Into<String>) -> Self {
         Refusal {
             code,
             reason: reason.into(),
@@ -75,13 +77,13 @@ impl Refusal {
     /// What to do about it.
     pub fn help(&self) -> &'static str {
         match self.code {
-            "hidden-file" => "remove it from the suite's data directories",
-            "nested-path" => "move the file directly into `fixtures/` or `schema/`",
-            "unexpected-file" => {
+            Code::HiddenFile => "remove it from the suite's data directories",
+            Code::NestedPath => "move the file directly into `fixtures/` or `schema/`",
+            Code::UnexpectedFile => {
                 "a suite holds only CONFORMANCE_VERSION, manifest.json, fixtures/*.json and \
                  schema/*.json; remove or rename it"
             }
-            _ => {
+            Code::UnportableName | Code::NameTooLong | Code::NameCaseClash => {
                 "rename it using only ASCII letters, digits, `.`, `_` and `-`, starting with a \
                  letter or digit, at most 100 bytes"
             }
@@ -129,7 +131,7 @@ pub fn place(rel: &str, scope: Scope) -> Result<Place, Refusal> {
             portable_name(part)?;
         }
         return Err(Refusal::new(
-            "nested-path",
+            Code::NestedPath,
             "lies in a subdirectory; fixtures/ and schema/ hold files directly",
         ));
     }
@@ -142,7 +144,7 @@ pub fn place(rel: &str, scope: Scope) -> Result<Place, Refusal> {
             portable_name(name)?;
             if !name.ends_with(".json") {
                 return Err(Refusal::new(
-                    "unexpected-file",
+                    Code::UnexpectedFile,
                     format!("is not a `.json` file; {dir}/ holds only JSON documents"),
                 ));
             }
@@ -151,7 +153,7 @@ pub fn place(rel: &str, scope: Scope) -> Result<Place, Refusal> {
         (name, _) => {
             portable_name(name)?;
             Err(Refusal::new(
-                "unexpected-file",
+                Code::UnexpectedFile,
                 match scope {
                     Scope::Suite => "is not part of a suite",
                     Scope::Release => "is not part of a release",
@@ -163,13 +165,13 @@ pub fn place(rel: &str, scope: Scope) -> Result<Place, Refusal> {
 
 /// Checks one name against the portability rule.
 pub fn portable_name(name: &str) -> Result<(), Refusal> {
-    let unportable = |why: String| Err(Refusal::new("unportable-name", why));
+    let unportable = |why: String| Err(Refusal::new(Code::UnportableName, why));
     if name.is_empty() {
         return unportable("has an empty name".into());
     }
     if name.starts_with('.') {
         return Err(Refusal::new(
-            "hidden-file",
+            Code::HiddenFile,
             "is a hidden name (editor, OS or tool leftovers are never part of a suite)",
         ));
     }
@@ -193,7 +195,7 @@ pub fn portable_name(name: &str) -> Result<(), Refusal> {
     }
     if name.len() > MAX_NAME_BYTES {
         return Err(Refusal::new(
-            "name-too-long",
+            Code::NameTooLong,
             format!(
                 "has a name of {} bytes; a ustar header holds a name of at most {MAX_NAME_BYTES} bytes",
                 name.len()
@@ -256,7 +258,7 @@ mod tests {
     fn code(rel: &str) -> &'static str {
         match release_path(rel) {
             Ok(_) => "ok",
-            Err(r) => r.code,
+            Err(r) => r.code.as_str(),
         }
     }
 
@@ -274,7 +276,10 @@ mod tests {
         ] {
             assert_eq!(code(ok), "ok", "{ok}");
         }
-        assert_eq!(suite_path("LICENSE").unwrap_err().code, "unexpected-file");
+        assert_eq!(
+            suite_path("LICENSE").unwrap_err().code.as_str(),
+            "unexpected-file"
+        );
         for (rel, want) in [
             (".git/config", "hidden-file"),
             (".git", "hidden-file"),

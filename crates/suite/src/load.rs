@@ -21,6 +21,18 @@ use bqsuite_core::error::{Error, Result};
 use bqsuite_core::fixtures::FixtureSource;
 use bqsuite_core::json;
 
+bqsuite_core::finding_codes! {
+    /// The findings of reading a suite's files: links, special files, names, sizes and counts.
+    pub enum Code {
+        Symlink = "symlink",
+        SpecialFile = "special-file",
+        BadFileName = "bad-file-name",
+        NotADirectory = "not-a-directory",
+        FileTooLarge = "file-too-large",
+        TooManyFiles = "too-many-files",
+    }
+}
+
 /// The limits on what is read ([`crate::limits`], shared with release and the archive
 /// verifier).
 pub use crate::limits::{MAX_FILE_BYTES, MAX_FILES, MAX_TOTAL_BYTES, SuiteLimits};
@@ -232,7 +244,7 @@ impl Suite {
         if let Some(other) = self.case_fold.clash(rel) {
             self.problems.push(
                 Diagnostic::error(
-                    "name-case-clash",
+                    layout::Code::NameCaseClash,
                     rel,
                     format!(
                         "`{}` differs from `{}` only in case; they are one file on macOS and \
@@ -423,7 +435,7 @@ fn walk_dirs(
             Ok(m) if !m.is_dir() => {
                 suite.problems.push(
                     Diagnostic::error(
-                        "not-a-directory",
+                        Code::NotADirectory,
                         dir,
                         format!("`{dir}` is not a directory"),
                     )
@@ -448,7 +460,7 @@ fn walk_dirs(
             let Some(rel) = rel_os.to_str().map(|s| s.replace('\\', "/")) else {
                 suite.problems.push(
                     Diagnostic::error(
-                        "bad-file-name",
+                        Code::BadFileName,
                         rel_os.to_string_lossy(),
                         "file name is not valid UTF-8",
                     )
@@ -464,7 +476,7 @@ fn walk_dirs(
             }
             if suite.files.len() >= limits.max_files {
                 suite.problems.push(Diagnostic::error(
-                    "too-many-files",
+                    Code::TooManyFiles,
                     "",
                     format!(
                         "the suite has more than {} files; the rest was not read",
@@ -481,7 +493,7 @@ fn walk_dirs(
 
 fn link_problem(rel: &str) -> Diagnostic {
     Diagnostic::error(
-        "symlink",
+        Code::Symlink,
         rel,
         "is a symbolic link; a suite may hold only regular files and directories",
     )
@@ -508,14 +520,14 @@ fn read_entry(
     }
     if !kind.is_file() {
         suite.problems.push(
-            Diagnostic::error("special-file", rel, "is not a regular file")
+            Diagnostic::error(Code::SpecialFile, rel, "is not a regular file")
                 .help("a suite may hold only regular files and directories; remove it"),
         );
         return Ok(());
     }
     if meta.len() > limits.max_file_bytes {
         suite.problems.push(Diagnostic::error(
-            "file-too-large",
+            Code::FileTooLarge,
             rel,
             format!(
                 "is {} bytes; suite files are capped at {} bytes",

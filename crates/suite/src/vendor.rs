@@ -38,11 +38,18 @@ impl Applied {
     }
 }
 
+/// What is in the way of a vendored copy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnsafeKind {
+    Symlink,
+    NotADirectory,
+    SpecialFile,
+}
+
 /// Why a vendored copy cannot be written through.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unsafe {
-    /// Stable word: `symlink`, `not-a-directory` or `special-file`.
-    pub kind: &'static str,
+    pub kind: UnsafeKind,
     /// The offending path, relative to the base it was checked from.
     pub path: String,
 }
@@ -51,9 +58,9 @@ impl Unsafe {
     /// What the entry is, in words (`a symbolic link`).
     pub fn what(&self) -> &'static str {
         match self.kind {
-            "symlink" => "a symbolic link",
-            "not-a-directory" => "not a directory",
-            _ => "neither a regular file nor a directory",
+            UnsafeKind::Symlink => "a symbolic link",
+            UnsafeKind::NotADirectory => "not a directory",
+            UnsafeKind::SpecialFile => "neither a regular file nor a directory",
         }
     }
 }
@@ -89,13 +96,13 @@ pub fn check_path(base: &Path, rel: &str) -> Result<std::result::Result<PathStat
             Err(e) => return Err(Error::io("read", &path, e)),
             Ok(m) if m.file_type().is_symlink() => {
                 return Ok(Err(Unsafe {
-                    kind: "symlink",
+                    kind: UnsafeKind::Symlink,
                     path: shown,
                 }));
             }
             Ok(m) if !m.is_dir() => {
                 return Ok(Err(Unsafe {
-                    kind: "not-a-directory",
+                    kind: UnsafeKind::NotADirectory,
                     path: shown,
                 }));
             }
@@ -125,9 +132,9 @@ pub fn check_entries(dir: &Path) -> Result<std::result::Result<(), Unsafe>> {
             }
             return Ok(Err(Unsafe {
                 kind: if kind.is_symlink() {
-                    "symlink"
+                    UnsafeKind::Symlink
                 } else {
-                    "special-file"
+                    UnsafeKind::SpecialFile
                 },
                 path: relative(dir, entry.path()),
             }));
@@ -377,7 +384,7 @@ mod tests {
         fs::create_dir_all(d.join("sdk/tests")).unwrap();
         std::os::unix::fs::symlink("/tmp", d.join("sdk/tests/conformance")).unwrap();
         let found = check_path(d, "sdk/tests/conformance").unwrap().unwrap_err();
-        assert_eq!(found.kind, "symlink");
+        assert_eq!(found.kind, UnsafeKind::Symlink);
         assert_eq!(found.path, "sdk/tests/conformance");
         assert_eq!(
             check_path(d, "other/tests/conformance").unwrap(),

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use super::Outcome;
 use bqsuite_suite::classify::version::Bump;
-use bqsuite_suite::classify::{Change, shorten};
+use bqsuite_suite::classify::{Change, Code, Effect, shorten};
 
 /// Longest case description quoted in the notes.
 const DESCRIPTION_CHARS: usize = 240;
@@ -91,7 +91,7 @@ pub fn render(outcome: &Outcome) -> String {
     let added: Vec<&Change> = outcome
         .changes
         .iter()
-        .filter(|c| c.code == "case-added")
+        .filter(|c| c.code == Code::CaseAdded)
         .collect();
     let _ = writeln!(out, "## New cases\n");
     if added.is_empty() {
@@ -108,7 +108,7 @@ pub fn render(outcome: &Outcome) -> String {
             let new_section = outcome
                 .changes
                 .iter()
-                .find(|c| c.code == "section-added" && c.section.as_deref() == Some(section));
+                .find(|c| c.code == Code::SectionAdded && c.section.as_deref() == Some(section));
             let count = added
                 .iter()
                 .filter(|c| c.section.as_deref() == Some(section))
@@ -155,13 +155,13 @@ pub fn render(outcome: &Outcome) -> String {
 
     let groups: [(&str, Keep); 4] = [
         ("Removed (needs a major release)", |c| {
-            c.bump == Bump::Major && c.code.ends_with("-removed")
+            c.bump == Bump::Major && c.code.effect() == Effect::Removed
         }),
         ("Changed (needs a major release)", |c| {
-            c.bump == Bump::Major && !c.code.ends_with("-removed")
+            c.bump == Bump::Major && c.code.effect() != Effect::Removed
         }),
         ("Other additions", |c| {
-            c.bump == Bump::Minor && c.code != "case-added" && c.code != "section-added"
+            c.bump == Bump::Minor && c.code != Code::CaseAdded && c.code != Code::SectionAdded
         }),
         ("Descriptions and formatting", |c| c.bump == Bump::Patch),
     ];

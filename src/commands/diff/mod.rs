@@ -3,7 +3,7 @@
 //! The suite's promise (spec, "Suite version history"): a minor release is additive — no existing
 //! case, fixture or schema changed — so an SDK can take it without fear; anything else is a major
 //! release. [`diff`] compares two suites (directories or release tarballs), lists every change
-//! with a stable code ([`classify::CODES`]), states the smallest bump that covers them
+//! with a stable code ([`classify::Code`]), states the smallest bump that covers them
 //! ([`Bump`]) and checks NEW's CONFORMANCE_VERSION against OLD's ([`version`]).
 //!
 //! - [`classify`](mod@classify): what is compared and how each difference is classified;
@@ -25,10 +25,22 @@ use bqsuite_core::fsutil;
 use bqsuite_suite::Suite;
 use bqsuite_suite::load::{self, VERSION_FILE};
 
+use crate::commands::validate;
 use bqsuite_suite::classify::{self, version};
 
 pub use bqsuite_suite::classify::version::Bump;
-pub use bqsuite_suite::classify::{CODES, Change};
+pub use bqsuite_suite::classify::{Change, Effect};
+
+bqsuite_core::finding_codes! {
+    /// The findings of `diff` about the version.
+    pub enum Code {
+        VersionBump = "version-bump",
+        VersionBumpInsufficient = "version-bump-insufficient",
+        VersionMissing = "version-missing",
+        VersionInvalid = "version-invalid",
+        SinceSkipped = "since-skipped",
+    }
+}
 
 /// `diff OLD NEW`.
 #[derive(Debug, Clone)]
@@ -73,16 +85,12 @@ impl Outcome {
     pub fn counts(&self) -> [usize; 5] {
         let mut counts = [0; 5];
         for c in &self.changes {
-            let slot = if c.code.ends_with("-added") || c.code == "case-extended" {
-                0
-            } else if c.code.ends_with("-removed") {
-                1
-            } else if c.code == "description-changed" {
-                3
-            } else if c.code.ends_with("-cosmetic") {
-                4
-            } else {
-                2
+            let slot = match c.code.effect() {
+                Effect::Added => 0,
+                Effect::Removed => 1,
+                Effect::Changed => 2,
+                Effect::Description => 3,
+                Effect::Cosmetic => 4,
             };
             counts[slot] += 1;
         }
@@ -102,10 +110,10 @@ impl Outcome {
         let mut by_code = serde_json::Map::new();
         for change in &self.changes {
             let n = by_code
-                .get(change.code)
+                .get(change.code.as_str())
                 .and_then(Value::as_u64)
                 .unwrap_or(0);
-            by_code.insert(change.code.to_string(), json!(n + 1));
+            by_code.insert(change.code.as_str().to_string(), json!(n + 1));
         }
         let declared = self.verdict.as_ref().map(|v| match v.step {
             version::Step::Backwards => "backwards",
@@ -164,7 +172,7 @@ fn read_version(
             None,
             Some(
                 Diagnostic::error(
-                    "version-missing",
+                    Code::VersionMissing,
                     VERSION_FILE,
                     format!("{side} ({shown}) has {why}, so the version bump cannot be checked"),
                 )
@@ -177,7 +185,7 @@ fn read_version(
         Ok(v) => (Some(text), Some(v), None),
         Err(e) => {
             let finding = Diagnostic::error(
-                "version-invalid",
+                Code::VersionInvalid,
                 VERSION_FILE,
                 format!(
                     "{side}'s CONFORMANCE_VERSION `{}` is not SemVer ({e}), so the version bump \
@@ -215,7 +223,7 @@ pub fn classify(old: &Suite, new: &Suite) -> Result<Outcome> {
         verdict_text = Some(format!("{described}: {word}"));
         if !v.sufficient {
             let mut d = Diagnostic::error(
-                "version-bump-insufficient",
+                Code::VersionBumpInsufficient,
                 VERSION_FILE,
                 format!(
                     "the change from OLD {o} to NEW {n} needs a {needed} bump ({}), but {described}",
@@ -251,7 +259,7 @@ fn side_problems(suite: &Suite, side: &str) -> Vec<Diagnostic> {
         .iter()
         .map(|p| {
             let mut d = p.clone();
-            let outside = bqsuite_suite::layout::CODES.contains(&d.code);
+            let outside = bqsuite_suite::layout::Code::of(d.code).is_some();
             if !outside {
                 d.severity = bqsuite_core::diag::Severity::Warning;
             }
@@ -347,7 +355,7 @@ pub fn repoint_duplicates(findings: &mut [Diagnostic], old: &Suite, new: &Suite)
     let new_index = CaseIndex::new(new_manifest);
     for d in findings
         .iter_mut()
-        .filter(|d| d.code == "duplicate-case-id")
+        .filter(|d| d.code == validate::Code::DuplicateCaseId)
     {
         let Some((section, id)) = d.case.clone() else {
             continue;
@@ -402,7 +410,7 @@ fn since_outcome(old: &Path, new: &Path) -> Result<(Vec<Diagnostic>, Option<Outc
     if let Err(why) = classify::manifest_of(&new_suite) {
         // validate reports the broken manifest itself; the version rule cannot run.
         let skipped = vec![Diagnostic::warning(
-            "since-skipped",
+            Code::SinceSkipped,
             load::MANIFEST,
             format!(
                 "the version rules since {} were not checked: {}",
@@ -435,7 +443,7 @@ fn since_outcome(old: &Path, new: &Path) -> Result<(Vec<Diagnostic>, Option<Outc
             outcome.needed.reason()
         )
     };
-    findings.push(Diagnostic::note("version-bump", VERSION_FILE, message));
+    findings.push(Diagnostic::note(Code::VersionBump, VERSION_FILE, message));
     findings.extend(outcome.notes());
     findings.extend(outcome.version_findings.iter().cloned());
     Ok((findings, Some(outcome)))

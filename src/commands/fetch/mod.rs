@@ -38,6 +38,15 @@ use data::Checked;
 pub use source::Network;
 use source::{Fetcher, Hashing, Location};
 
+bqsuite_core::finding_codes! {
+    /// The findings of `fetch` about the release's checksum.
+    pub enum Code {
+        ChecksumMismatch = "checksum-mismatch",
+        ChecksumMissing = "checksum-missing",
+        ChecksumAmbiguous = "checksum-ambiguous",
+    }
+}
+
 /// The default location of released assets; `{version}` is replaced.
 pub const DEFAULT_BASE_URL: &str =
     "https://github.com/BabelQueue/conformance/releases/download/v{version}";
@@ -277,7 +286,7 @@ impl Run<'_> {
         if pass.digest != expected.hash {
             return Err(Fault::Refused(Box::new(
                 Diagnostic::error(
-                    "checksum-mismatch",
+                    Code::ChecksumMismatch,
                     asset_name(self.version),
                     format!(
                         "the asset's sha256 is {}, but {} says {}",
@@ -553,7 +562,7 @@ fn read_sums(
         .map_err(|e| Fault::from_io(e, |e| Fault::Failed(Error::io("read", &shown, e))))?;
     let missing = |why: String| {
         Fault::Refused(Box::new(
-            Diagnostic::error("checksum-missing", SUMS_FILE, why).help(
+            Diagnostic::error(Code::ChecksumMissing, SUMS_FILE, why).help(
                 "the release is incomplete; pin the asset's hash with --sha256 if you know it",
             ),
         ))
@@ -570,7 +579,7 @@ fn read_sums(
             // A flat mirror's SHA256SUMS may list other versions only: when the asset itself is
             // not there either, the version is not released (exit 2), not a checksum problem.
             if let Err(Fault::Failed(e)) = fetcher.open(asset, version, u64::MAX).map(drop)
-                && e.kind() == "not-released"
+                && e.kind() == bqsuite_core::error::Kind::NotReleased
             {
                 return Err(Fault::Failed(e));
             }
@@ -578,7 +587,7 @@ fn read_sums(
         }
         SumsEntry::Ambiguous(hashes) => Err(Fault::Refused(Box::new(
             Diagnostic::error(
-                "checksum-ambiguous",
+                Code::ChecksumAmbiguous,
                 SUMS_FILE,
                 format!(
                     "{shown} has {} lines for {name} that disagree ({}); no hash can be trusted",

@@ -21,6 +21,7 @@ use bqsuite_suite::archive::verify::Fault;
 
 mod client;
 
+use bqsuite_suite::archive::verify;
 pub use client::redirect_allowed;
 use client::{build_client, describe_request_error};
 
@@ -227,7 +228,7 @@ impl Fetcher {
 fn too_large(length: u64, cap: u64, shown: &str) -> Result<(), Fault> {
     if length > cap {
         return Err(Fault::refuse_help(
-            "archive-too-large",
+            verify::Code::ArchiveTooLarge,
             shown,
             format!("{shown} is {length} bytes; an asset is at most {cap} bytes"),
             "this is not a release asset",

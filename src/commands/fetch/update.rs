@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 
 use bqsuite_core::error::{Error, Result};
 use bqsuite_core::shell;
+use bqsuite_suite::archive::verify;
 use bqsuite_suite::archive::verify::{Fault, Limits, Summary};
 use bqsuite_suite::load::{self, MANIFEST};
 use bqsuite_suite::vendor::{self, Applied};
@@ -122,7 +123,7 @@ pub fn vendor_staged(
     let staged = load::load_bytes_within(tree, &limits.suite()).map_err(|e| match e {
         // The loader's size cap (an I/O failure stays one, exit 2).
         Error::BadPath { problem, .. } => Fault::refuse_help(
-            "archive-too-large",
+            verify::Code::ArchiveTooLarge,
             "",
             format!("the release cannot be read whole as a vendored set: {problem}"),
             "nothing was written; a release `bqsuite release` writes is always read whole",
@@ -131,7 +132,7 @@ pub fn vendor_staged(
     })?;
     if let Some(problem) = staged.problems.first() {
         return Err(Fault::refuse_help(
-            "archive-too-large",
+            verify::Code::ArchiveTooLarge,
             problem.file.clone(),
             format!(
                 "the release cannot be read whole as a vendored set: {}",
@@ -142,7 +143,7 @@ pub fn vendor_staged(
     }
     if staged.files.len() != summary.vendored_files {
         return Err(Fault::refuse_help(
-            "archive-too-large",
+            verify::Code::ArchiveTooLarge,
             "",
             format!(
                 "the release holds {} files besides LICENSE, but {} of them were read as its \

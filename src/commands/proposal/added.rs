@@ -8,6 +8,7 @@ use std::collections::BTreeSet;
 use serde_json::{Value, json};
 
 use super::Merged;
+use crate::commands::proposal::Code;
 use bqsuite_core::diag::{Diagnostic, Report, plural};
 use bqsuite_core::index::CaseIndex;
 use bqsuite_eval::mutants::assess::Assessment;
@@ -107,7 +108,7 @@ fn line(case: &Added) -> String {
 
 fn kills_none(file: &str, case: &Added) -> Diagnostic {
     let mut d = Diagnostic::note(
-        "added-case-kills-no-mutant",
+        Code::AddedCaseKillsNoMutant,
         file,
         format!(
             "the proposal's case `{}` of section `{}` kills no mutant: every mutant of the \

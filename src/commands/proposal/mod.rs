@@ -20,12 +20,22 @@ use serde_json::json;
 use bqsuite_core::diag::{Diagnostic, Report, plural};
 use bqsuite_core::error::Result;
 use bqsuite_core::index::CaseIndex;
+use bqsuite_suite::classify::Code as ChangeCode;
 use bqsuite_suite::classify::version::Bump;
 use bqsuite_suite::classify::{self, Change};
 use bqsuite_suite::load::{self, Suite};
 use bqsuite_suite::overlay;
 
 pub use place::Sources;
+
+bqsuite_core::finding_codes! {
+    /// The findings about a proposal overlay.
+    pub enum Code {
+        ProposalConflict = "proposal-conflict",
+        ProposalNotAdditive = "proposal-not-additive",
+        AddedCaseKillsNoMutant = "added-case-kills-no-mutant",
+    }
+}
 
 /// A suite with a proposal merged in, and where each of its parts was written.
 pub struct Merged {
@@ -164,7 +174,7 @@ pub fn validate(suite: &Path, proposal: &Path) -> Result<Report> {
 
 fn not_additive(change: &Change) -> Diagnostic {
     let mut d = Diagnostic::error(
-        "proposal-not-additive",
+        Code::ProposalNotAdditive,
         change.file.clone(),
         format!("the proposal changes the suite: {}", change.message),
     )
@@ -185,15 +195,21 @@ struct Additions {
 
 impl Additions {
     fn of(changes: &[Change]) -> Self {
-        let cases = changes.iter().filter(|c| c.code == "case-added").count();
+        let cases = changes
+            .iter()
+            .filter(|c| c.code == ChangeCode::CaseAdded)
+            .count();
         let mut sections: Vec<&str> = changes
             .iter()
-            .filter(|c| c.code == "case-added")
+            .filter(|c| c.code == ChangeCode::CaseAdded)
             .filter_map(|c| c.section.as_deref())
             .collect();
         sections.sort_unstable();
         sections.dedup();
-        let fixtures = changes.iter().filter(|c| c.code == "fixture-added").count();
+        let fixtures = changes
+            .iter()
+            .filter(|c| c.code == ChangeCode::FixtureAdded)
+            .count();
         Additions {
             cases,
             sections: sections.len(),

@@ -10,6 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
+use crate::commands::proposal::Code;
 use bqsuite_core::diag::{Diagnostic, joined};
 use bqsuite_core::index::CaseIndex;
 use bqsuite_core::json;
@@ -98,7 +99,7 @@ impl Sources {
     /// The finding of a conflict the merge found in the proposal's file `at` (a pointer into its
     /// manifest, or the path of one of its files).
     pub fn conflict(&self, c: Conflict) -> Diagnostic {
-        let mut d = Diagnostic::error("proposal-conflict", String::new(), c.message)
+        let mut d = Diagnostic::error(Code::ProposalConflict, String::new(), c.message)
             .help("a proposal only adds: new cases, sub-blocks, sections and fixtures");
         if c.at.is_empty() || c.at.starts_with('/') {
             d.file = self.proposal_manifest.shown.clone();
@@ -159,7 +160,7 @@ impl Sources {
             .filter_map(|(case, pointer)| {
                 let theirs = released.get(&(case.section.as_str(), case.id.as_str()))?;
                 let d = Diagnostic::error(
-                    "proposal-conflict",
+                    Code::ProposalConflict,
                     self.proposal_manifest.shown.clone(),
                     format!(
                         "section `{}` of the suite already has a case `{}` ({}); results files \

@@ -33,6 +33,7 @@ use serde_json::Value;
 
 use super::family::family_of;
 use super::read::{self, Loaded, Reason, SectionEntry, Status, cites_adr};
+use crate::commands::results::Code;
 use crate::commands::validate::schemas::{DRAFT_2020_12, compile_for_draft};
 use bqsuite_core::diag::{Diagnostic, Severity, plural};
 use bqsuite_core::error::{Error, Result};
@@ -124,8 +125,9 @@ impl SuiteRules {
                 "is missing or is not valid JSON (results files need a 1.5.0 or later suite)",
             )
         })?;
-        compile_for_draft(schema, DRAFT_2020_12)
-            .map_err(|e| Error::bad_path(root.join(RESULTS_SCHEMA), format!("the schema {e}")))?;
+        compile_for_draft(schema, DRAFT_2020_12).map_err(|(_, e)| {
+            Error::bad_path(root.join(RESULTS_SCHEMA), format!("the schema {e}"))
+        })?;
         // `format` (generated_at: date-time, RFC 3339) is asserted, as the spec requires it.
         let validator = jsonschema::draft202012::options()
             .should_validate_formats(true)
@@ -297,7 +299,7 @@ pub fn check_tree(rules: &SuiteRules, file: &str, tree: &Node) -> FileCheck {
     for dup in tree.duplicate_keys() {
         out.push(at(
             Diagnostic::error(
-                "results-duplicate-key",
+                Code::ResultsDuplicateKey,
                 file,
                 format!(
                     "`{}` appears more than once in the same object (first at {}); only the \
@@ -324,7 +326,7 @@ pub fn check_tree(rules: &SuiteRules, file: &str, tree: &Node) -> FileCheck {
             .map_or(tree.pos, |m| m.value.pos);
         out.push(at(
             Diagnostic::error(
-                "results-version",
+                Code::ResultsVersion,
                 file,
                 format!(
                     "the results pin suite {cv}, but the suite checked against is {}",
@@ -354,7 +356,7 @@ pub fn check_tree(rules: &SuiteRules, file: &str, tree: &Node) -> FileCheck {
             if !BINDINGS.contains(&binding.as_str()) {
                 out.push(at(
                     Diagnostic::error(
-                        "results-binding-unknown",
+                        Code::ResultsBindingUnknown,
                         file,
                         format!("`{binding}` is not a binding"),
                     )
@@ -367,7 +369,7 @@ pub fn check_tree(rules: &SuiteRules, file: &str, tree: &Node) -> FileCheck {
                 let adr = e.adr.as_deref().unwrap_or("an ADR");
                 out.push(at(
                     Diagnostic::error(
-                        "results-binding-excepted",
+                        Code::ResultsBindingExcepted,
                         file,
                         format!(
                             "`{binding}` is excepted for the {} family ({adr}); it is not \
@@ -421,7 +423,7 @@ pub fn check_tree(rules: &SuiteRules, file: &str, tree: &Node) -> FileCheck {
                 };
                 out.push(at(
                     Diagnostic::error(
-                        "results-section-missing",
+                        Code::ResultsSectionMissing,
                         file,
                         format!(
                             "required section `{}` (scope {}) is absent: {why}",
@@ -454,7 +456,7 @@ pub fn check_tree(rules: &SuiteRules, file: &str, tree: &Node) -> FileCheck {
         let pos = tree.at(&pointer).map_or(tree.pos, |n| n.pos);
         out.push(at(
             Diagnostic::error(
-                "results-schema",
+                Code::ResultsSchema,
                 file,
                 format!("does not conform to {RESULTS_SCHEMA}: {error}"),
             )
@@ -472,7 +474,7 @@ pub fn check_tree(rules: &SuiteRules, file: &str, tree: &Node) -> FileCheck {
     });
     if out.dropped > 0 {
         findings.push(Diagnostic::note(
-            "results-findings-truncated",
+            Code::ResultsFindingsTruncated,
             file,
             format!(
                 "{} more finding{} not shown (the first {MAX_FINDINGS_PER_FILE} are)",
@@ -514,7 +516,7 @@ fn check_section(
     let Some(rule) = rules.section(&entry.name) else {
         out.push(at(
             Diagnostic::error(
-                "results-section-unknown",
+                Code::ResultsSectionUnknown,
                 file,
                 format!(
                     "section `{}` is not in the manifest of suite {}",
@@ -560,7 +562,7 @@ fn check_section(
             )
         };
         out.push(at(
-            Diagnostic::error("results-section-out-of-scope", file, message)
+            Diagnostic::error(Code::ResultsSectionOutOfScope, file, message)
                 .at(&pointer)
                 .help(help),
             entry.key_pos,
@@ -575,7 +577,7 @@ fn check_section(
         if !rule.has(&case.id) {
             out.push(at(
                 Diagnostic::error(
-                    "results-case-unknown",
+                    Code::ResultsCaseUnknown,
                     file,
                     format!(
                         "section `{}` of the manifest has no case `{}`",
@@ -602,7 +604,7 @@ fn check_section(
                     .unwrap_or_default();
                 out.push(at(
                     Diagnostic::error(
-                        "results-case-failed",
+                        Code::ResultsCaseFailed,
                         file,
                         format!("case `{}` of `{}` failed{why}", case.id, rule.name),
                     )
@@ -631,7 +633,7 @@ fn check_section(
                     ),
                 };
                 out.push(at(
-                    Diagnostic::error("results-skip-without-adr", file, message)
+                    Diagnostic::error(Code::ResultsSkipWithoutAdr, file, message)
                         .at(case_pointer)
                         .case(&rule.name, &case.id)
                         .help(
@@ -648,7 +650,7 @@ fn check_section(
         for id in rule.ids.iter().filter(|id| !seen.contains(id.as_str())) {
             out.push(at(
                 Diagnostic::error(
-                    "results-case-missing",
+                    Code::ResultsCaseMissing,
                     file,
                     format!("case `{id}` of `{}` is not reported", rule.name),
                 )
@@ -686,7 +688,7 @@ pub(crate) mod tests {
         check_tree(&rules(), "f", &tree)
             .findings
             .iter()
-            .map(|d| d.code)
+            .map(|d| d.code.as_str())
             .collect()
     }
 
@@ -703,7 +705,7 @@ pub(crate) mod tests {
         assert_eq!(fc.reasons, 1502);
         assert_eq!(fc.findings.len(), MAX_FINDINGS_PER_FILE + 1);
         let last = fc.findings.last().unwrap();
-        assert_eq!(last.code, "results-findings-truncated");
+        assert_eq!(last.code.as_str(), "results-findings-truncated");
         assert!(
             last.message.starts_with("502 more findings"),
             "{}",

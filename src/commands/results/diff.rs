@@ -20,6 +20,7 @@ use serde_json::json;
 
 use super::DiffOptions;
 use super::read::{self, CaseEntry, Loaded, SectionEntry, Status};
+use crate::commands::results::Code;
 use bqsuite_core::diag::{Diagnostic, Report, plural};
 use bqsuite_core::error::{Error, Result};
 use bqsuite_core::json::{self, Node};
@@ -94,7 +95,7 @@ pub fn run(options: &DiffOptions) -> Result<Report> {
         let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "?".into());
         report.push(
             Diagnostic::note(
-                "results-diff-suite-changed",
+                Code::ResultsDiffSuiteChanged,
                 &new.file,
                 format!(
                     "the runs pin different suite versions: {} → {}",
@@ -117,7 +118,7 @@ pub fn run(options: &DiffOptions) -> Result<Report> {
             added += new_cases.len();
             report.push(
                 Diagnostic::note(
-                    "results-section-added",
+                    Code::ResultsSectionAdded,
                     &new.file,
                     format!(
                         "section `{}` is new ({} case{})",
@@ -148,7 +149,7 @@ pub fn run(options: &DiffOptions) -> Result<Report> {
             let Some(was) = old_cases.get(case.id.as_str()) else {
                 added += 1;
                 report.push(at(Diagnostic::note(
-                    "results-case-added",
+                    Code::ResultsCaseAdded,
                     &new.file,
                     format!(
                         "case `{}` of `{}` is new: {}",
@@ -164,7 +165,7 @@ pub fn run(options: &DiffOptions) -> Result<Report> {
                 (Status::Pass, now) => {
                     regressions += 1;
                     report.push(at(Diagnostic::error(
-                        "results-regression",
+                        Code::ResultsRegression,
                         &new.file,
                         format!(
                             "case `{}` of `{}` went from pass to {}",
@@ -180,7 +181,7 @@ pub fn run(options: &DiffOptions) -> Result<Report> {
                 (before, Status::Pass) => {
                     fixes += 1;
                     report.push(at(Diagnostic::note(
-                        "results-fix",
+                        Code::ResultsFix,
                         &new.file,
                         format!(
                             "case `{}` of `{}` went from {} to pass",
@@ -193,7 +194,7 @@ pub fn run(options: &DiffOptions) -> Result<Report> {
                 (before, now) => {
                     changed += 1;
                     report.push(at(Diagnostic::note(
-                        "results-status-changed",
+                        Code::ResultsStatusChanged,
                         &new.file,
                         format!(
                             "case `{}` of `{}` went from {} to {}",
@@ -212,7 +213,7 @@ pub fn run(options: &DiffOptions) -> Result<Report> {
                 removed += 1;
                 report.push(
                     Diagnostic::note(
-                        "results-case-removed",
+                        Code::ResultsCaseRemoved,
                         &old.file,
                         format!(
                             "case `{}` of `{}` ({} before) is no longer reported",
@@ -237,7 +238,7 @@ pub fn run(options: &DiffOptions) -> Result<Report> {
         removed += n;
         report.push(
             Diagnostic::note(
-                "results-section-removed",
+                Code::ResultsSectionRemoved,
                 &old.file,
                 format!(
                     "section `{}` ({n} case{}) is no longer reported",

@@ -16,6 +16,7 @@ use std::path::Path;
 
 use super::check::{FileCheck, SuiteRules};
 use super::read::{self, Loaded, Status};
+use crate::commands::results::Code;
 use bqsuite_core::diag::{Diagnostic, Severity};
 use bqsuite_core::error::Result;
 use bqsuite_core::json::{self, Kind, Node, Pos};
@@ -70,7 +71,7 @@ pub fn load(path: &Path, rules: &SuiteRules) -> Result<KnownGaps> {
 fn entries(tree: &Node, rules: &SuiteRules, out: &mut KnownGaps) {
     let file = out.file.clone();
     let invalid = |message: String, pointer: &str, pos: Pos| {
-        Diagnostic::error("known-gaps-invalid", &file, message)
+        Diagnostic::error(Code::KnownGapsInvalid, &file, message)
             .at(pointer)
             .line_col(pos.line, pos.column)
             .help("each entry is {\"section\": \"<section>\", \"case\": \"<case id>\", \"reason\": \"<why, and the plan>\"}")
@@ -107,7 +108,7 @@ fn entries(tree: &Node, rules: &SuiteRules, out: &mut KnownGaps) {
         };
         if let Some(first) = seen.insert((section.clone(), case.clone()), pointer.clone()) {
             out.findings.push(at(Diagnostic::error(
-                "known-gap-duplicate",
+                Code::KnownGapDuplicate,
                 &file,
                 format!("`{section}` / `{case}` is listed twice (first at {first})"),
             )
@@ -116,7 +117,7 @@ fn entries(tree: &Node, rules: &SuiteRules, out: &mut KnownGaps) {
         }
         match rules.section(&section) {
             None => out.findings.push(at(Diagnostic::error(
-                "known-gap-unknown",
+                Code::KnownGapUnknown,
                 &file,
                 format!(
                     "the manifest of suite {} has no section `{section}`",
@@ -125,7 +126,7 @@ fn entries(tree: &Node, rules: &SuiteRules, out: &mut KnownGaps) {
             )
             .help("remove the entry, or name the section as the manifest does"))),
             Some(rule) if !rule.has(&case) => out.findings.push(at(Diagnostic::error(
-                "known-gap-unknown",
+                Code::KnownGapUnknown,
                 &file,
                 format!(
                     "section `{section}` of suite {} has no case `{case}`",
@@ -134,7 +135,7 @@ fn entries(tree: &Node, rules: &SuiteRules, out: &mut KnownGaps) {
             )
             .help("remove the entry, or name the case by its id as results files do"))),
             Some(rule) if rule.scope == "core" => out.findings.push(at(Diagnostic::error(
-                "known-gap-core",
+                Code::KnownGapCore,
                 &file,
                 format!("`{section}` is a core section: the core envelope is never a known gap"),
             )
@@ -160,11 +161,11 @@ pub fn apply(gaps: &KnownGaps, check: &mut FileCheck) {
         let Some((section, case)) = finding.case.clone() else {
             continue;
         };
-        if finding.code != "results-case-failed" {
+        if finding.code != Code::ResultsCaseFailed {
             continue;
         }
         if let Some(gap) = gaps.find(&section, &case) {
-            finding.code = "results-known-gap";
+            finding.code = Code::ResultsKnownGap.code();
             finding.severity = Severity::Note;
             finding.message = format!(
                 "case `{case}` of `{section}` fails, as {} lists it: {}",
@@ -183,7 +184,7 @@ pub fn apply(gaps: &KnownGaps, check: &mut FileCheck) {
         let listed = format!("{} lists it as a known gap (at {})", gaps.file, gap.pointer);
         let problem = match entry {
             None => Some((
-                "known-gap-absent",
+                Code::KnownGapAbsent,
                 format!(
                     "case `{}` of `{}` is absent, but {listed}",
                     gap.case, gap.section
@@ -192,7 +193,7 @@ pub fn apply(gaps: &KnownGaps, check: &mut FileCheck) {
                 check.section(&gap.section).map(|s| s.value_pos),
             )),
             Some((_, c)) if c.status == Status::Pass => Some((
-                "known-gap-stale",
+                Code::KnownGapStale,
                 format!(
                     "case `{}` of `{}` passes, but {listed}: a stale gap",
                     gap.case, gap.section
@@ -201,7 +202,7 @@ pub fn apply(gaps: &KnownGaps, check: &mut FileCheck) {
                 Some(c.key_pos),
             )),
             Some((_, c)) if c.status == Status::Skip => Some((
-                "known-gap-skipped",
+                Code::KnownGapSkipped,
                 format!(
                     "case `{}` of `{}` is skipped, but {listed}",
                     gap.case, gap.section

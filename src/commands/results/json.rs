@@ -2,6 +2,7 @@
 //! it says about itself, its verdict, and its pass / fail / skip / missing counts per section of
 //! the suite (the matrix's cells, as numbers).
 
+use crate::commands::results::Code;
 use serde_json::{Value, json};
 
 use super::matrix::{Cell, Matrix};
@@ -29,7 +30,7 @@ pub fn files(matrix: &Matrix) -> Vec<Value> {
             let accepted = fc
                 .findings
                 .iter()
-                .filter(|d| d.code == "results-known-gap")
+                .filter(|d| d.code == Code::ResultsKnownGap)
                 .count();
             json!({
                 "file": fc.file,

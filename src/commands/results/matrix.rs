@@ -18,6 +18,7 @@ use std::path::Path;
 use super::check::{FileCheck, SectionRule, SuiteRules, needs_adr};
 use super::read::{Reason, Status};
 use super::{MatrixOptions, check_all, subject};
+use crate::commands::results::Code;
 use bqsuite_core::diag::{Diagnostic, Report, plural};
 use bqsuite_core::error::Result;
 use bqsuite_core::fsutil;
@@ -382,7 +383,7 @@ pub fn run(options: &MatrixOptions) -> Result<(Report, String)> {
     let mut report = Report::new(subject(&options.files));
     if let Some(warning) = &matrix.version_warning {
         report.push(
-            Diagnostic::warning("results-version-mixed", "", warning.clone())
+            Diagnostic::warning(Code::ResultsVersionMixed, "", warning.clone())
                 .help("compare results of one suite version, or read each column's verdict"),
         );
     }
@@ -391,7 +392,7 @@ pub fn run(options: &MatrixOptions) -> Result<(Report, String)> {
         if !fc.compatible() {
             report.push(
                 Diagnostic::note(
-                    "results-not-compatible",
+                    Code::ResultsNotCompatible,
                     &fc.file,
                     format!(
                         "{}: {} with suite {}",

@@ -9,6 +9,7 @@
 //!   back, added and removed cases are notes.
 
 pub mod check;
+mod codes;
 pub mod diff;
 pub mod family;
 pub mod gaps;
@@ -24,6 +25,8 @@ use bqsuite_core::error::{Error, Result};
 pub use check::{FileCheck, SuiteRules, check_file};
 pub use family::family_of;
 pub use read::MAX_RESULTS_BYTES;
+
+pub use codes::Code;
 
 /// `results check`.
 #[derive(Debug, Clone)]

@@ -7,6 +7,7 @@ use std::fs;
 use std::io::Read;
 use std::path::Path;
 
+use crate::commands::results::Code;
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_core::error::{Error, Result};
 use bqsuite_core::json::{self, Kind, Member, Node, Pos};
@@ -70,7 +71,7 @@ pub fn load(path: &Path) -> Result<Loaded> {
     if bytes.len() as u64 > MAX_RESULTS_BYTES {
         return Ok(Loaded::Unreadable(
             Diagnostic::error(
-                "results-too-large",
+                Code::ResultsTooLarge,
                 &name,
                 format!("is larger than {MAX_RESULTS_BYTES} bytes; refusing to read it"),
             )
@@ -101,7 +102,7 @@ fn check_regular(path: &Path, meta: &fs::Metadata) -> Result<()> {
 fn exceeds_limits(name: &str, tree: &Node) -> Option<Diagnostic> {
     let too_large = |what: String, pos: Pos| {
         Some(
-            Diagnostic::error("results-too-large", name, what)
+            Diagnostic::error(Code::ResultsTooLarge, name, what)
                 .line_col(pos.line, pos.column)
                 .help(
                     "a results file lists one short status per case; pass the file the runner \
@@ -211,7 +212,7 @@ pub fn parse_bytes(name: &str, bytes: &[u8]) -> Loaded {
             let valid = std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default();
             let pos = json::line_col_of_offset(valid, valid.len());
             return Loaded::Unreadable(
-                Diagnostic::error("results-json-syntax", name, "the file is not valid UTF-8")
+                Diagnostic::error(Code::ResultsJsonSyntax, name, "the file is not valid UTF-8")
                     .line_col(pos.line, pos.column)
                     .help("a results file is JSON, which is UTF-8 text"),
             );
@@ -224,7 +225,7 @@ pub fn parse_bytes(name: &str, bytes: &[u8]) -> Loaded {
         },
         Err(e) => Loaded::Unreadable(
             Diagnostic::error(
-                "results-json-syntax",
+                Code::ResultsJsonSyntax,
                 name,
                 format!("the file is not valid JSON: {}", e.message),
             )
@@ -434,7 +435,7 @@ mod tests {
             Loaded::Parsed(_)
         ));
         let d = refused(&format!("{{\n\"sdk\": \"{name}\"}}"));
-        assert_eq!(d.code, "results-too-large");
+        assert_eq!(d.code.as_str(), "results-too-large");
         assert_eq!(d.line_col, Some((2, 8)));
         assert!(d.message.contains("`sdk`"), "{}", d.message);
         for text in [
@@ -447,7 +448,7 @@ mod tests {
                 "r".repeat(MAX_TEXT_BYTES + 1)
             ),
         ] {
-            assert_eq!(refused(&text).code, "results-too-large");
+            assert_eq!(refused(&text).code.as_str(), "results-too-large");
         }
         let cases: Vec<String> = (0..=MAX_CASES)
             .map(|i| format!(r#""c{i}":{{"status":"pass"}}"#))
@@ -471,12 +472,12 @@ mod tests {
         let Loaded::Unreadable(d) = parse_bytes("f", b"{\n  \"a\": \xff}") else {
             panic!()
         };
-        assert_eq!(d.code, "results-json-syntax");
+        assert_eq!(d.code.as_str(), "results-json-syntax");
         assert_eq!(d.line_col, Some((2, 8)));
         let Loaded::Unreadable(d) = parse_bytes("f", b"{\"a\": }") else {
             panic!()
         };
-        assert_eq!(d.code, "results-json-syntax");
+        assert_eq!(d.code.as_str(), "results-json-syntax");
         let Loaded::Unreadable(_) = parse_bytes("f", b"") else {
             panic!()
         };

@@ -35,7 +35,7 @@ fn error_line(r: &TargetResult, color: bool) -> String {
     let problem = r
         .findings
         .iter()
-        .find(|d| d.severity == Severity::Error && !d.code.starts_with("drift-"));
+        .find(|d| d.severity == Severity::Error && Change::of(d.code).is_none());
     let text = match problem {
         Some(d) => match &d.help {
             Some(help) => format!("{}: {help}", d.message),

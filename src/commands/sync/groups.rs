@@ -5,14 +5,12 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use super::Code;
 use super::{Status, TargetResult};
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_core::shell;
 use bqsuite_suite::drift::{CaseCount, CaseCounter, summary_finding};
 use bqsuite_suite::load::MANIFEST;
-
-/// The code of a copy whose manifest.json is not JSON.
-pub const BAD_MANIFEST: &str = "sync-bad-manifest";
 
 /// Copies that are the same: drifted the same way, or all in sync, or all not vendored yet.
 #[derive(Debug, Clone)]
@@ -85,7 +83,7 @@ pub(super) fn settle(
                 r.findings.insert(
                     0,
                     Diagnostic::error(
-                        BAD_MANIFEST,
+                        Code::SyncBadManifest,
                         file.clone(),
                         format!(
                             "`{}` is not JSON ({why}), so the copy's cases cannot be compared",

@@ -16,6 +16,7 @@
 //! only compares bytes, so it needs the suite loaded, not re-evaluated (that is `validate`'s job).
 
 mod check_report;
+mod codes;
 mod groups;
 mod render;
 mod run;
@@ -38,6 +39,8 @@ use targets::Target;
 pub use bqsuite_suite::drift::Change;
 pub use groups::Group;
 pub use render::{render_human, render_human_styled};
+
+pub use codes::Code;
 
 /// The targets file: beside the suite directory (this repository keeps it at its root, so that
 /// `suite/` stays byte for byte the real release), or inside it. Never part of a release or of a
@@ -233,7 +236,7 @@ pub fn sync(options: &Options) -> Result<Outcome> {
         let mut problems = suite.problems.clone();
         if suite.file(load::MANIFEST).is_none() {
             problems.push(Diagnostic::error(
-                "sync-invalid-suite",
+                Code::SyncInvalidSuite,
                 load::MANIFEST,
                 "the canonical suite has no manifest.json",
             ));
@@ -251,7 +254,7 @@ pub fn sync(options: &Options) -> Result<Outcome> {
         ));
         report.push(
             Diagnostic::error(
-                "sync-invalid-suite",
+                Code::SyncInvalidSuite,
                 "",
                 "the canonical suite is not valid, so no copy was compared or written",
             )
@@ -291,7 +294,12 @@ pub fn sync(options: &Options) -> Result<Outcome> {
     let refused = report
         .diagnostics
         .iter()
-        .filter(|d| matches!(d.code, "sync-bad-target" | "sync-overlapping-targets"))
+        .filter(|d| {
+            matches!(
+                Code::of(d.code),
+                Some(Code::SyncBadTarget | Code::SyncOverlappingTargets)
+            )
+        })
         .count();
     if targets.is_empty() && refused > 0 {
         report.summary.push(format!(
@@ -315,7 +323,7 @@ pub fn sync(options: &Options) -> Result<Outcome> {
         if r.status == Status::MissingRepo && options.strict {
             r.findings.push(
                 Diagnostic::error(
-                    "sync-missing-repo",
+                    Code::SyncMissingRepo,
                     r.target.path.clone(),
                     format!(
                         "SDK repository `{}` is not in the workspace {}",
@@ -340,7 +348,7 @@ pub fn sync(options: &Options) -> Result<Outcome> {
         report.diagnostics.extend(summaries);
         let fixable = results.iter().any(|r| {
             matches!(r.status, Status::Drift | Status::NotVendored)
-                || r.findings.iter().any(|d| d.code == groups::BAD_MANIFEST)
+                || r.findings.iter().any(|d| d.code == Code::SyncBadManifest)
         });
         if fixable {
             outcome.fix = Some(fix);
@@ -353,7 +361,7 @@ pub fn sync(options: &Options) -> Result<Outcome> {
     if let Some(fix) = &outcome.fix {
         // Each drifted file's finding names the fix too (JSON lists every one).
         for d in &mut report.diagnostics {
-            if d.code.starts_with("drift-") || d.code == "sync-not-vendored" {
+            if Change::of(d.code).is_some() || d.code == Code::SyncNotVendored {
                 d.help = Some(format!("`{fix}` re-vendors every drifted copy"));
             }
         }

@@ -43,7 +43,7 @@ pub(super) fn json_data(outcome: &Outcome, results: &[TargetResult]) -> Value {
                     .find(|d| d.severity == Severity::Error)
                     .filter(|_| r.status == Status::Error)
                     .map_or(Value::Null, |d| {
-                        json!({"code": d.code, "file": d.file, "message": d.message, "help": d.help})
+                        json!({"code": d.code.as_str(), "file": d.file, "message": d.message, "help": d.help})
                     });
             } else {
                 row["written"] = json!(r.written);

@@ -8,6 +8,7 @@ use std::sync::OnceLock;
 
 use super::targets::Target;
 use super::{Change, Options, Status, TargetResult};
+use crate::commands::sync::Code;
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_core::error::{Error, Result};
 use bqsuite_core::shell;
@@ -15,7 +16,7 @@ use bqsuite_suite::compare::{self, CompareOptions};
 use bqsuite_suite::drift;
 use bqsuite_suite::load::VERSION_FILE;
 use bqsuite_suite::releases::{self, Identity};
-use bqsuite_suite::vendor::{self, PathState};
+use bqsuite_suite::vendor::{self, PathState, UnsafeKind};
 
 /// The canonical suite as every target is checked or written against it: its vendored files,
 /// and what a copy holding exactly those files is, told once from the bytes in memory (a copy
@@ -110,9 +111,9 @@ fn refusal(
     inside_copy: bool,
 ) -> Diagnostic {
     let code = match found.kind {
-        "symlink" => "sync-symlink",
-        "not-a-directory" => "sync-not-a-directory",
-        _ => "sync-special-file",
+        UnsafeKind::Symlink => Code::SyncSymlink,
+        UnsafeKind::NotADirectory => Code::SyncNotADirectory,
+        UnsafeKind::SpecialFile => Code::SyncSpecialFile,
     };
     let shown = if inside_copy {
         format!("{}/{}", target.path, found.path)
@@ -120,7 +121,7 @@ fn refusal(
         found.path.clone()
     };
     let what = match found.kind {
-        "not-a-directory"
+        UnsafeKind::NotADirectory
             if fs::symlink_metadata(workspace.join(&shown)).is_ok_and(|m| m.is_file()) =>
         {
             "a regular file, not a directory"
@@ -135,11 +136,11 @@ fn refusal(
     );
     let then = shell::command(&options.fix_args());
     let help = match (found.kind, inside_copy) {
-        ("symlink", true) => format!(
+        (UnsafeKind::Symlink, true) => format!(
             "bqsuite never reads or writes through a link: replace it with a regular file or \
              delete it, then run `{then}`"
         ),
-        ("symlink", false) => format!(
+        (UnsafeKind::Symlink, false) => format!(
             "bqsuite never reads or writes through a link: replace it with a real directory (or \
              fix line {} of the targets file), then run `{then}`",
             target.line
@@ -172,7 +173,7 @@ fn run_target(
         Ok(Err(found)) => return failed(refusal(options, workspace, target, &found, false)),
         Err(e) => {
             return failed(Diagnostic::error(
-                "sync-io",
+                Code::SyncIo,
                 target.path.clone(),
                 e.to_string(),
             ));
@@ -183,7 +184,7 @@ fn run_target(
         Ok(Ok(())) => None,
         Ok(Err(found)) => Some(failed(refusal(options, workspace, target, &found, true))),
         Err(e) => Some(failed(Diagnostic::error(
-            "sync-io",
+            Code::SyncIo,
             target.path.clone(),
             e.to_string(),
         ))),
@@ -193,7 +194,7 @@ fn run_target(
         PathState::TargetMissing if options.check => {
             let mut r = TargetResult::new(target, Status::NotVendored);
             r.findings.push(Diagnostic::error(
-                "sync-not-vendored",
+                Code::SyncNotVendored,
                 target.path.clone(),
                 format!(
                     "the vendored directory does not exist ({} missing)",
@@ -246,7 +247,7 @@ fn check_target(
             Err(e) => {
                 let mut r = TargetResult::new(target, Status::Error);
                 r.findings.push(Diagnostic::error(
-                    "sync-io",
+                    Code::SyncIo,
                     target.path.clone(),
                     e.to_string(),
                 ));
@@ -274,7 +275,7 @@ fn check_target(
     r.incomplete = r.identity.as_ref().is_some_and(|id| id.interrupted);
     r.matched = comparison.matched;
     for mut d in comparison.findings {
-        if let Some(change) = Change::of_code(d.code) {
+        if let Some(change) = Change::of(d.code) {
             r.files.push((d.file.clone(), change));
         }
         d.file = format!("{}/{}", target.path, d.file);
@@ -319,7 +320,7 @@ fn write_target(
             let mut r = TargetResult::new(target, Status::Error);
             r.vendored_version = vendored_version(dir);
             r.findings.push(
-                Diagnostic::error("sync-failed", target.path.clone(), e.to_string()).help(
+                Diagnostic::error(Code::SyncFailed, target.path.clone(), e.to_string()).help(
                     "fix the cause and sync again; every file is either old or new, never \
                      half-written, and the copy names no version until it is complete",
                 ),

@@ -8,6 +8,7 @@ use std::fs;
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
+use crate::commands::sync::Code;
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_core::error::{Error, Result};
 
@@ -175,7 +176,7 @@ pub fn parse(text: &str, file_label: &str) -> (Vec<Target>, Vec<Diagnostic>) {
         if let Some(problem) = problem {
             problems.push(
                 Diagnostic::error(
-                    "sync-bad-target",
+                    Code::SyncBadTarget,
                     file_label,
                     format!("`{}` {problem}", shown(entry)),
                 )
@@ -196,7 +197,7 @@ pub fn parse(text: &str, file_label: &str) -> (Vec<Target>, Vec<Diagnostic>) {
         {
             problems.push(
                 Diagnostic::error(
-                    "sync-overlapping-targets",
+                    Code::SyncOverlappingTargets,
                     file_label,
                     format!(
                         "`{}` (line {line}) and `{}` (line {}) overlap: one vendored copy would \
@@ -214,7 +215,7 @@ pub fn parse(text: &str, file_label: &str) -> (Vec<Target>, Vec<Diagnostic>) {
         if let Some(first) = targets.iter().find(|t| t.path == entry) {
             problems.push(
                 Diagnostic::warning(
-                    "sync-duplicate-target",
+                    Code::SyncDuplicateTarget,
                     file_label,
                     format!(
                         "`{}` is listed twice (first on line {})",
@@ -265,7 +266,7 @@ pub fn refuse_in_suite(
             };
             problems.push(
                 Diagnostic::error(
-                    "sync-bad-target",
+                    Code::SyncBadTarget,
                     file_label,
                     format!(
                         "`{}` {how} ({}); syncing it would rewrite the suite itself",
@@ -332,7 +333,7 @@ mod tests {
         ] {
             let (targets, problems) = parse(bad, "t");
             assert!(targets.is_empty(), "{bad}");
-            assert_eq!(problems[0].code, "sync-bad-target", "{bad}");
+            assert_eq!(problems[0].code.as_str(), "sync-bad-target", "{bad}");
         }
     }
 
@@ -340,7 +341,7 @@ mod tests {
     fn overlapping_targets_are_refused_with_both_lines() {
         let (targets, problems) = parse("sdk/conf\nother/x\nsdk/conf/fixtures/nested\n", "t");
         assert_eq!(targets.len(), 2);
-        assert_eq!(problems[0].code, "sync-overlapping-targets");
+        assert_eq!(problems[0].code.as_str(), "sync-overlapping-targets");
         assert_eq!(problems[0].line_col, Some((3, 1)));
         assert!(
             problems[0].message.contains("(line 3)"),
@@ -370,7 +371,7 @@ mod tests {
         for bad in ["sdk/a\0b", "sdk/\u{1b}[2Jx", "sdk/x\u{85}y"] {
             let (targets, problems) = parse(bad, "t");
             assert!(targets.is_empty(), "{bad:?}");
-            assert_eq!(problems[0].code, "sync-bad-target");
+            assert_eq!(problems[0].code.as_str(), "sync-bad-target");
             assert!(!problems[0].message.chars().any(char::is_control));
         }
     }
@@ -400,7 +401,7 @@ mod tests {
         ] {
             let (targets, problems) = parse(bad, "t");
             assert!(targets.is_empty(), "{bad:?}");
-            assert_eq!(problems[0].code, "sync-bad-target", "{bad:?}");
+            assert_eq!(problems[0].code.as_str(), "sync-bad-target", "{bad:?}");
             assert!(
                 problems[0].message.contains("bidirectional"),
                 "{}",
@@ -433,7 +434,11 @@ mod tests {
         let kept: Vec<&str> = kept.iter().map(|t| t.path.as_str()).collect();
         assert_eq!(kept, ["sdk/tests/conformance", "conformance/other"]);
         assert_eq!(problems.len(), 2);
-        assert!(problems.iter().all(|d| d.code == "sync-bad-target"));
+        assert!(
+            problems
+                .iter()
+                .all(|d| d.code.as_str() == "sync-bad-target")
+        );
         assert!(problems[0].message.contains("inside the canonical suite"));
         assert_eq!(problems[1].line_col, Some((2, 1)));
         // A target that holds the suite.
@@ -492,6 +497,6 @@ mod tests {
     fn duplicate_is_a_warning() {
         let (targets, problems) = parse("a/b\na/b\n", "t");
         assert_eq!(targets.len(), 1);
-        assert_eq!(problems[0].code, "sync-duplicate-target");
+        assert_eq!(problems[0].code.as_str(), "sync-duplicate-target");
     }
 }

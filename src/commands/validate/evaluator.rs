@@ -1,6 +1,7 @@
 //! Turns every case whose stated expectation disagrees with the embedded reference evaluator's
 //! verdict into a finding.
 
+use crate::commands::validate::Code;
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_eval::outcome::{CaseOutcome, Verdict};
 use bqsuite_suite::Suite;
@@ -53,7 +54,7 @@ pub fn check(suite: &Suite, outcomes: Vec<CaseOutcome>, out: &mut Vec<Diagnostic
                     ""
                 };
                 out.push(
-                    Diagnostic::error("expectation-mismatch", MANIFEST, format!("the case {m}{by}"))
+                    Diagnostic::error(Code::ExpectationMismatch, MANIFEST, format!("the case {m}{by}"))
                         .at(m.pointer.clone())
                         .case(section, id)
                         .help("correct the expectation (or, if the model is wrong, the reference evaluator) so that both agree with the spec"),
@@ -70,7 +71,7 @@ pub fn check(suite: &Suite, outcomes: Vec<CaseOutcome>, out: &mut Vec<Diagnostic
                 counts.fail += 1;
                 out.push(
                 Diagnostic::error(
-                    "no-reference-rule",
+                    Code::NoReferenceRule,
                     MANIFEST,
                     format!("the reference evaluator has no rule for section `{section}`, so this case's expectation is unchecked"),
                 )
@@ -82,7 +83,7 @@ pub fn check(suite: &Suite, outcomes: Vec<CaseOutcome>, out: &mut Vec<Diagnostic
             Verdict::Malformed { pointer, message } => {
                 counts.fail += 1;
                 out.push(
-                Diagnostic::error("case-shape", MANIFEST, message)
+                Diagnostic::error(Code::CaseShape, MANIFEST, message)
                     .at(pointer)
                     .case(section, id)
                     .help("give the case the fields its section's runner reads (see the spec's case shape)"),
@@ -94,7 +95,7 @@ pub fn check(suite: &Suite, outcomes: Vec<CaseOutcome>, out: &mut Vec<Diagnostic
         let pointer = pointer.split('/').take(2).collect::<Vec<_>>().join("/");
         out.push(
             Diagnostic::warning(
-                "unknown-section",
+                Code::UnknownSection,
                 MANIFEST,
                 format!(
                     "section `{section}` is newer than this bqsuite {} (it knows the suite up to {}), so its {n} case{} are not re-derived",

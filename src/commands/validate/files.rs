@@ -1,6 +1,7 @@
 //! The suite's files: the required ones exist, JSON parses, and no JSON file (other than a
 //! fixture that tests it on purpose) repeats a key.
 
+use crate::commands::validate::Code;
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_core::json;
 use bqsuite_suite::Suite;
@@ -36,7 +37,7 @@ pub fn check(suite: &Suite, out: &mut Vec<Diagnostic>) {
         if suite.file(rel).is_none() && !suite.problems.iter().any(|p| p.file == rel) {
             out.push(
                 Diagnostic::error(
-                    "missing-file",
+                    Code::MissingFile,
                     rel,
                     format!("required file is missing ({what})"),
                 )
@@ -64,7 +65,7 @@ pub fn check(suite: &Suite, out: &mut Vec<Diagnostic>) {
                 for dup in tree.map(|t| t.duplicate_keys()).unwrap_or_default() {
                     out.push(
                         Diagnostic::error(
-                            "duplicate-key",
+                            Code::DuplicateKey,
                             rel,
                             format!(
                                 "key `{}` appears twice in the same object (first at {}:{}); the first value is silently ignored",
@@ -83,7 +84,11 @@ pub fn check(suite: &Suite, out: &mut Vec<Diagnostic>) {
 
 /// The finding for the suite file `rel` that is not JSON.
 pub fn syntax_error(rel: &str, e: &json::SyntaxError) -> Diagnostic {
-    Diagnostic::error("json-syntax", rel, format!("invalid JSON: {}", e.message))
-        .line_col(e.pos.line, e.pos.column)
-        .help("fix the syntax; every suite file must be strict RFC 8259 JSON")
+    Diagnostic::error(
+        Code::JsonSyntax,
+        rel,
+        format!("invalid JSON: {}", e.message),
+    )
+    .line_col(e.pos.line, e.pos.column)
+    .help("fix the syntax; every suite file must be strict RFC 8259 JSON")
 }

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
+use crate::commands::validate::Code;
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_core::ids::escape_token;
 use bqsuite_core::index::{BINDINGS, CaseIndex, METADATA_KEYS, SCOPES};
@@ -16,7 +17,7 @@ pub fn check(suite: &Suite, manifest: &Value, index: &CaseIndex, out: &mut Vec<D
     let Some(map) = manifest.as_object() else {
         out.push(
             Diagnostic::error(
-                "manifest-shape",
+                Code::ManifestShape,
                 MANIFEST,
                 "the manifest must be a JSON object",
             )
@@ -46,7 +47,7 @@ fn versions(suite: &Suite, manifest: &Value, field_required: bool, out: &mut Vec
         Some(v) if v.as_u64() == Some(1) => {}
         Some(v) => out.push(
             Diagnostic::error(
-                "schema-version",
+                Code::SchemaVersion,
                 MANIFEST,
                 format!("schema_version is {v}; this manifest format is schema_version 1"),
             )
@@ -54,7 +55,7 @@ fn versions(suite: &Suite, manifest: &Value, field_required: bool, out: &mut Vec
             .help("set \"schema_version\": 1"),
         ),
         None => out.push(
-            Diagnostic::error("schema-version", MANIFEST, "schema_version is missing")
+            Diagnostic::error(Code::SchemaVersion, MANIFEST, "schema_version is missing")
                 .at("")
                 .help("add \"schema_version\": 1 at the top of the manifest"),
         ),
@@ -65,7 +66,7 @@ fn versions(suite: &Suite, manifest: &Value, field_required: bool, out: &mut Vec
     {
         out.push(
             Diagnostic::error(
-                "version-not-semver",
+                Code::VersionNotSemver,
                 VERSION_FILE,
                 format!("`{text}` is not a SemVer version: {e}"),
             )
@@ -77,7 +78,7 @@ fn versions(suite: &Suite, manifest: &Value, field_required: bool, out: &mut Vec
         None if !field_required => {}
         None => out.push(
             Diagnostic::error(
-                "version-mismatch",
+                Code::VersionMismatch,
                 MANIFEST,
                 "conformance_version is missing",
             )
@@ -92,7 +93,7 @@ fn versions(suite: &Suite, manifest: &Value, field_required: bool, out: &mut Vec
             {
                 out.push(
                     Diagnostic::error(
-                        "version-mismatch",
+                        Code::VersionMismatch,
                         MANIFEST,
                         format!(
                             "conformance_version is `{v}` but CONFORMANCE_VERSION says `{file}`"
@@ -105,7 +106,7 @@ fn versions(suite: &Suite, manifest: &Value, field_required: bool, out: &mut Vec
         }
         Some(other) => out.push(
             Diagnostic::error(
-                "version-mismatch",
+                Code::VersionMismatch,
                 MANIFEST,
                 format!("conformance_version must be a string, found {other}"),
             )
@@ -121,7 +122,7 @@ fn sections(map: &serde_json::Map<String, Value>, required: bool, out: &mut Vec<
         Some(_) => {
             out.push(
                 Diagnostic::error(
-                    "sections-map",
+                    Code::SectionsMap,
                     MANIFEST,
                     "`sections` must be an object mapping each section to its scope",
                 )
@@ -131,7 +132,7 @@ fn sections(map: &serde_json::Map<String, Value>, required: bool, out: &mut Vec<
         }
         None => {
             out.push(
-                Diagnostic::error("sections-map", MANIFEST, "the `sections` map is missing")
+                Diagnostic::error(Code::SectionsMap, MANIFEST, "the `sections` map is missing")
                     .at("")
                     .help(
                         "add \"sections\": { \"<section>\": { \"scope\": \"<scope>\" }, ... } naming every block (required since 1.5.0)",
@@ -148,7 +149,7 @@ fn sections(map: &serde_json::Map<String, Value>, required: bool, out: &mut Vec<
         if !(block.is_object() || key == "cases" && block.is_array()) {
             out.push(
                 Diagnostic::error(
-                    "section-shape",
+                    Code::SectionShape,
                     MANIFEST,
                     format!(
                         "section `{key}` must be an object (only the top-level `cases` is an array)"
@@ -162,7 +163,7 @@ fn sections(map: &serde_json::Map<String, Value>, required: bool, out: &mut Vec<
         {
             out.push(
                 Diagnostic::error(
-                    "section-unmapped",
+                    Code::SectionUnmapped,
                     MANIFEST,
                     format!(
                         "block `{key}` has no entry in `sections`, so no runner knows its scope"
@@ -182,7 +183,7 @@ fn sections(map: &serde_json::Map<String, Value>, required: bool, out: &mut Vec<
         if METADATA_KEYS.contains(&section.as_str()) || !map.contains_key(section) {
             out.push(
                 Diagnostic::error(
-                    "section-missing-block",
+                    Code::SectionMissingBlock,
                     MANIFEST,
                     format!("`sections` names `{section}` but the manifest has no such block"),
                 )
@@ -194,7 +195,7 @@ fn sections(map: &serde_json::Map<String, Value>, required: bool, out: &mut Vec<
             Some(s) if SCOPES.contains(&s) => {}
             _ => out.push(
                 Diagnostic::error(
-                    "invalid-scope",
+                    Code::InvalidScope,
                     MANIFEST,
                     format!(
                         "section `{section}` is mapped to {scope}; each entry is {{\"scope\": \"<scope>\"}} with exactly one scope, one of {}",
@@ -216,7 +217,7 @@ fn exceptions(manifest: &Value, out: &mut Vec<Diagnostic>) {
     let Some(list) = manifest.get("exceptions") else {
         out.push(
             Diagnostic::error(
-                "exception-invalid",
+                Code::ExceptionInvalid,
                 MANIFEST,
                 "the `exceptions` list is missing",
             )
@@ -228,7 +229,7 @@ fn exceptions(manifest: &Value, out: &mut Vec<Diagnostic>) {
     let Some(list) = list.as_array() else {
         out.push(
             Diagnostic::error(
-                "exception-invalid",
+                Code::ExceptionInvalid,
                 MANIFEST,
                 "`exceptions` must be an array",
             )
@@ -254,7 +255,9 @@ fn exceptions(manifest: &Value, out: &mut Vec<Diagnostic>) {
             problems.push("`adr` must cite an ADR as ADR-NNNN".to_string());
         }
         for problem in problems {
-            out.push(Diagnostic::error("exception-invalid", MANIFEST, problem).at(pointer.clone()));
+            out.push(
+                Diagnostic::error(Code::ExceptionInvalid, MANIFEST, problem).at(pointer.clone()),
+            );
         }
     }
 }
@@ -265,7 +268,7 @@ fn case_ids(index: &CaseIndex, out: &mut Vec<Diagnostic>) {
         if let Some(first) = seen.insert((&case.section, &case.id), &case.pointer) {
             out.push(
                 Diagnostic::error(
-                    "duplicate-case-id",
+                    Code::DuplicateCaseId,
                     MANIFEST,
                     format!(
                         "case id `{}` is used twice in section `{}` (first at {first}); results files could not tell them apart",
@@ -291,7 +294,7 @@ fn envelope_fields(index: &CaseIndex, out: &mut Vec<Diagnostic>) {
             if c.section == "cases" {
                 out.push(
                     Diagnostic::error(
-                        "case-shape",
+                        Code::CaseShape,
                         MANIFEST,
                         "envelope case has no boolean `valid`",
                     )
@@ -302,19 +305,19 @@ fn envelope_fields(index: &CaseIndex, out: &mut Vec<Diagnostic>) {
         };
         match valid.as_bool() {
             None => out.push(
-                Diagnostic::error("case-shape", MANIFEST, format!("`valid` must be a boolean, found {valid}"))
+                Diagnostic::error(Code::CaseShape, MANIFEST, format!("`valid` must be a boolean, found {valid}"))
                     .at(format!("{}/valid", c.pointer)),
             ),
             Some(true) if c.section == "cases" && !case.get("expect").is_some_and(Value::is_object) => {
                 out.push(
-                    Diagnostic::error("missing-expect", MANIFEST, "a `valid: true` case must carry an `expect` object")
+                    Diagnostic::error(Code::MissingExpect, MANIFEST, "a `valid: true` case must carry an `expect` object")
                         .at(c.pointer.clone())
                         .help("add \"expect\": { \"urn\", \"data\", \"attempts\", \"lang\", \"schema_version\" }"),
                 )
             }
             Some(false) if case.get("reason").and_then(Value::as_str).is_none_or(|r| r.trim().is_empty()) => {
                 out.push(
-                    Diagnostic::error("missing-reason", MANIFEST, "a `valid: false` case must say why in `reason`")
+                    Diagnostic::error(Code::MissingReason, MANIFEST, "a `valid: false` case must say why in `reason`")
                         .at(c.pointer.clone())
                         .help("add \"reason\": \"<why a consumer must reject it>\""),
                 )

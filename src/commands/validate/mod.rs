@@ -5,6 +5,7 @@
 //! that names a JSON pointer, so each check only has to say *what* is wrong and *where* in JSON
 //! terms.
 
+mod codes;
 mod evaluator;
 mod files;
 pub mod fixtures;
@@ -25,6 +26,8 @@ use bqsuite_core::index::CaseIndex;
 use bqsuite_core::json;
 use bqsuite_suite::Suite;
 use bqsuite_suite::load::{self, MANIFEST};
+
+pub use codes::Code;
 
 /// Reads and validates the suite at `root`. `Err` only when the suite could not be read at all.
 ///

@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_suite::Suite;
 use bqsuite_suite::archive;
+use bqsuite_suite::layout;
 use bqsuite_suite::release::ustar::{self, PathError};
 
 pub fn check(suite: &Suite, out: &mut Vec<Diagnostic>) {
@@ -42,7 +43,7 @@ fn check_one(root: &str, rel: &str, is_dir: bool, out: &mut Vec<Diagnostic>) {
         let last = rel.rsplit('/').next().unwrap_or(rel);
         out.push(
             Diagnostic::error(
-                "name-too-long",
+                layout::Code::NameTooLong,
                 rel,
                 format!(
                     "{} `{path}` ({} bytes, last component {} bytes) cannot be stored in a \
@@ -72,7 +73,7 @@ mod tests {
         let name = format!("fixtures/{}.json", "a".repeat(140));
         check_one("babelqueue-conformance-1.5.0", &name, false, &mut out);
         assert_eq!(out.len(), 1);
-        assert_eq!(out[0].code, "name-too-long");
+        assert_eq!(out[0].code.as_str(), "name-too-long");
         let mut out = Vec::new();
         check_one(
             "babelqueue-conformance-1.5.0",

@@ -3,6 +3,7 @@
 
 use serde_json::Value;
 
+use crate::commands::validate::Code;
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_core::ids::escape_token;
 use bqsuite_core::index::IndexedCase;
@@ -62,7 +63,7 @@ pub fn check(
                             Some(p) => pointers.push((format!("{field_ptr}/{i}"), p)),
                             None => out.push(
                                 Diagnostic::error(
-                                    "bad-pointer",
+                                    Code::BadPointer,
                                     MANIFEST,
                                     format!("`{field}` entries must be strings, found {item}"),
                                 )
@@ -86,7 +87,7 @@ pub fn check(
                 };
                 out.push(
                     Diagnostic::error(
-                        "case-shape",
+                        Code::CaseShape,
                         MANIFEST,
                         format!("`{field}` must be {wanted}"),
                     )
@@ -97,7 +98,7 @@ pub fn check(
             for (at, p) in pointers {
                 if let Err(e) = pointer::parse_pointer(p) {
                     out.push(
-                        Diagnostic::error("bad-pointer", MANIFEST, format!("`{p}` is not a valid JSON pointer: {e}"))
+                        Diagnostic::error(Code::BadPointer, MANIFEST, format!("`{p}` is not a valid JSON pointer: {e}"))
                             .at(at)
                             .help("write an RFC 6901 pointer such as /meta/vendor_flag (escape `~` as ~0 and `/` as ~1)"),
                     );
@@ -116,7 +117,7 @@ pub fn check(
                 if !matches!(pointer::resolve(fixture, p), Ok(Some(_))) {
                     out.push(
                         Diagnostic::error(
-                            "pointer-not-in-fixture",
+                            Code::PointerNotInFixture,
                             MANIFEST,
                             format!("`{p}` ({field}) does not exist in {fixture_path}, so the assertion tests nothing"),
                         )

@@ -4,6 +4,7 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
+use crate::commands::validate::Code;
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_core::ids::escape_token;
 use bqsuite_suite::Suite;
@@ -65,7 +66,7 @@ pub fn check(suite: &Suite, manifest: &Value, out: &mut Vec<Diagnostic>) {
         let Some(path) = value.as_str() else {
             out.push(
                 Diagnostic::error(
-                    "case-shape",
+                    Code::CaseShape,
                     MANIFEST,
                     format!("a file reference must be a string, found {value}"),
                 )
@@ -76,7 +77,7 @@ pub fn check(suite: &Suite, manifest: &Value, out: &mut Vec<Diagnostic>) {
         if let Some(problem) = path_problem(path) {
             out.push(
                 Diagnostic::error(
-                    "bad-file-reference",
+                    Code::BadFileReference,
                     MANIFEST,
                     format!("`{path}` {problem}"),
                 )
@@ -89,7 +90,7 @@ pub fn check(suite: &Suite, manifest: &Value, out: &mut Vec<Diagnostic>) {
         if suite.file(path).is_none() {
             out.push(
                 Diagnostic::error(
-                    "missing-fixture",
+                    Code::MissingFixture,
                     MANIFEST,
                     format!("`{path}` does not exist in the suite"),
                 )
@@ -101,7 +102,7 @@ pub fn check(suite: &Suite, manifest: &Value, out: &mut Vec<Diagnostic>) {
     for rel in suite.files_under("fixtures") {
         if rel.ends_with(".json") && !used.contains(rel) {
             out.push(
-                Diagnostic::error("orphan-fixture", rel, "no case uses this fixture")
+                Diagnostic::error(Code::OrphanFixture, rel, "no case uses this fixture")
                     .help("reference it from a case, or delete it (it would be released and vendored for nothing)"),
             );
         }

@@ -4,6 +4,7 @@
 use jsonschema::Validator;
 use serde_json::Value;
 
+use crate::commands::validate::Code;
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_core::index::IndexedCase;
 use bqsuite_suite::Suite;
@@ -18,16 +19,23 @@ pub struct Compiled {
     pub results: Option<Validator>,
 }
 
-/// Compiles `schema` under the draft its `$schema` must name.
-pub fn compile_for_draft(schema: &Value, draft_uri: &str) -> Result<Validator, String> {
+/// Compiles `schema` under the draft its `$schema` must name; or says why not, with the code
+/// of the finding (`schema-draft`, `schema-compile`) and the words that follow "the schema".
+pub fn compile_for_draft(schema: &Value, draft_uri: &str) -> Result<Validator, (Code, String)> {
     match schema.get("$schema").and_then(Value::as_str) {
         Some(uri) if uri.trim_end_matches('#') == draft_uri.trim_end_matches('#') => {}
         Some(uri) => {
-            return Err(format!(
-                "declares `$schema: {uri}` but must be `{draft_uri}`"
+            return Err((
+                Code::SchemaDraft,
+                format!("declares `$schema: {uri}` but must be `{draft_uri}`"),
             ));
         }
-        None => return Err(format!("has no `$schema`; it must declare `{draft_uri}`")),
+        None => {
+            return Err((
+                Code::SchemaDraft,
+                format!("has no `$schema`; it must declare `{draft_uri}`"),
+            ));
+        }
     }
     let options = if draft_uri == DRAFT_07 {
         jsonschema::draft7::options()
@@ -36,7 +44,7 @@ pub fn compile_for_draft(schema: &Value, draft_uri: &str) -> Result<Validator, S
     };
     options
         .build(schema)
-        .map_err(|e| format!("does not compile: {e}"))
+        .map_err(|e| (Code::SchemaCompile, format!("does not compile: {e}")))
 }
 
 fn compile_one(
@@ -48,12 +56,7 @@ fn compile_one(
     let doc = suite.json(rel)?;
     match compile_for_draft(doc, draft) {
         Ok(v) => Some(v),
-        Err(message) => {
-            let code = if message.starts_with("does not") {
-                "schema-compile"
-            } else {
-                "schema-draft"
-            };
+        Err((code, message)) => {
             out.push(
                 Diagnostic::error(code, rel, format!("the schema {message}"))
                     .at("")
@@ -88,7 +91,7 @@ pub fn check_example(suite: &Suite, compiled: &Compiled, out: &mut Vec<Diagnosti
     for (pointer, message) in violations(validator, example) {
         out.push(
             Diagnostic::error(
-                "results-example-invalid",
+                Code::ResultsExampleInvalid,
                 RESULTS_EXAMPLE,
                 format!("does not conform to {RESULTS_SCHEMA}: {message}"),
             )
@@ -148,7 +151,7 @@ pub fn check_fixture(
                 for (pointer, message) in problems.iter().cloned() {
                     out.push(
                         Diagnostic::error(
-                            "fixture-schema-invalid",
+                            Code::FixtureSchemaInvalid,
                             path,
                             format!("fails the producer envelope schema: {message}"),
                         )
@@ -165,7 +168,7 @@ pub fn check_fixture(
                     "is a rejected data shape but passes the producer envelope schema"
                 };
                 out.push(
-                    Diagnostic::error("fixture-schema-unexpected-pass", MANIFEST, format!("{path} {why}"))
+                    Diagnostic::error(Code::FixtureSchemaUnexpectedPass, MANIFEST, format!("{path} {why}"))
                         .at(c.pointer.clone())
                         .help("the fixture no longer tests what the case says; fix the fixture or the case"),
                 );

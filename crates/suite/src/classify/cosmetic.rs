@@ -1,6 +1,7 @@
 //! Formatting-only edits of manifest.json (the version value cut out).
 
 use super::*;
+use crate::classify::Code;
 
 /// The byte offset of a parser position in `text`.
 pub(super) fn offset_of(text: &str, pos: Pos) -> Option<usize> {
@@ -71,7 +72,7 @@ pub(super) fn manifest_cosmetic(old: &Suite, new: &Suite, out: &mut Vec<Change>)
     };
     if without_version(old_text, old_tree) != without_version(new_text, new_tree) {
         out.push(Change::new(
-            "manifest-cosmetic",
+            Code::ManifestCosmetic,
             MANIFEST,
             "manifest.json differs only in formatting, key order or the order of cases (no case, \
              section or metadata changed)"

@@ -1,6 +1,7 @@
 //! Fixtures and schema files: added, removed, changed, or changed only in formatting.
 
 use super::*;
+use crate::classify::Code;
 
 /// The cases of `manifest` that mention the file `rel` (`section: id`, or a whole section when
 /// it is a block parameter).
@@ -150,17 +151,21 @@ pub(super) fn compare_fixtures(
     for rel in paths_under(old, new, "fixtures") {
         match (old.file(rel), new.file(rel)) {
             (None, Some(_)) => out.push(
-                Change::new("fixture-added", rel, format!("fixture `{rel}` added"))
+                Change::new(Code::FixtureAdded, rel, format!("fixture `{rel}` added"))
                     .detail(&used_by(new_m, new_index, rel)),
             ),
             (Some(_), None) => out.push(
-                Change::new("fixture-removed", rel, format!("fixture `{rel}` removed"))
-                    .detail(&used_by(old_m, old_index, rel)),
+                Change::new(
+                    Code::FixtureRemoved,
+                    rel,
+                    format!("fixture `{rel}` removed"),
+                )
+                .detail(&used_by(old_m, old_index, rel)),
             ),
             (Some(o), Some(n)) if o.bytes != n.bytes => {
                 let change = match (o.tree(), n.tree()) {
                     (Some(a), Some(b)) if same_tree(a, b) => Change::new(
-                        "fixture-cosmetic",
+                        Code::FixtureCosmetic,
                         rel,
                         format!(
                             "fixture `{rel}` changed only in whitespace or string-escape \
@@ -170,7 +175,7 @@ pub(super) fn compare_fixtures(
                     (Some(a), Some(b)) => {
                         let at = first_tree_difference(a, b, "");
                         Change::new(
-                            "fixture-changed",
+                            Code::FixtureChanged,
                             rel,
                             format!(
                                 "fixture `{rel}` changed (first difference at {})",
@@ -180,7 +185,7 @@ pub(super) fn compare_fixtures(
                         .at(at)
                     }
                     (a, b) if rel.ends_with(".json") => Change::new(
-                        "fixture-changed",
+                        Code::FixtureChanged,
                         rel,
                         format!(
                             "fixture `{rel}` changed ({})",
@@ -188,7 +193,7 @@ pub(super) fn compare_fixtures(
                         ),
                     ),
                     _ => Change::new(
-                        "fixture-changed",
+                        Code::FixtureChanged,
                         rel,
                         format!("fixture `{rel}` changed (its bytes differ)"),
                     ),
@@ -217,12 +222,12 @@ pub(super) fn compare_schemas(old: &Suite, new: &Suite, out: &mut Vec<Change>) {
     for rel in paths_under(old, new, "schema") {
         match (old.file(rel), new.file(rel)) {
             (None, Some(_)) => out.push(Change::new(
-                "schema-added",
+                Code::SchemaAdded,
                 rel,
                 format!("schema file `{rel}` added"),
             )),
             (Some(_), None) => out.push(Change::new(
-                "schema-removed",
+                Code::SchemaRemoved,
                 rel,
                 format!("schema file `{rel}` removed"),
             )),
@@ -250,7 +255,7 @@ pub(super) fn compare_schemas(old: &Suite, new: &Suite, out: &mut Vec<Change>) {
                         if ca != cb {
                             let at = first_value_difference(&ca, &cb, "");
                             Change::new(
-                                "schema-changed",
+                                Code::SchemaChanged,
                                 rel,
                                 format!(
                                     "schema file `{rel}` changed (first difference at {})",
@@ -260,7 +265,7 @@ pub(super) fn compare_schemas(old: &Suite, new: &Suite, out: &mut Vec<Change>) {
                             .at(at)
                         } else if a != b {
                             Change::new(
-                                "description-changed",
+                                Code::DescriptionChanged,
                                 rel,
                                 format!(
                                     "descriptions (description/title/$comment annotations) in \
@@ -269,7 +274,7 @@ pub(super) fn compare_schemas(old: &Suite, new: &Suite, out: &mut Vec<Change>) {
                             )
                         } else {
                             Change::new(
-                                "schema-cosmetic",
+                                Code::SchemaCosmetic,
                                 rel,
                                 format!(
                                     "schema file `{rel}` changed only in formatting or key order \
@@ -279,7 +284,7 @@ pub(super) fn compare_schemas(old: &Suite, new: &Suite, out: &mut Vec<Change>) {
                         }
                     }
                     (a, b) => Change::new(
-                        "schema-changed",
+                        Code::SchemaChanged,
                         rel,
                         format!(
                             "schema file `{rel}` changed ({})",

@@ -1,6 +1,7 @@
 //! The manifest's top-level metadata: its keys, the `sections` scope map and the `exceptions` list.
 
 use super::*;
+use crate::classify::Code;
 
 pub(super) fn compare_metadata(old: &Value, new: &Value, out: &mut Vec<Change>) {
     for key in [
@@ -13,20 +14,20 @@ pub(super) fn compare_metadata(old: &Value, new: &Value, out: &mut Vec<Change>) 
         match (old.get(key), new.get(key)) {
             (None, Some(v)) => out.push(
                 Change::new(
-                    "metadata-added",
+                    Code::MetadataAdded,
                     MANIFEST,
                     format!("top-level key `{key}` added ({})", shorten(&show(v), 60)),
                 )
                 .at(pointer),
             ),
             (Some(_), None) => out.push(Change::new(
-                "metadata-removed",
+                Code::MetadataRemoved,
                 MANIFEST,
                 format!("top-level key `{key}` removed"),
             )),
             (Some(o), Some(n)) if key == "schema_version" && o != n => out.push(
                 Change::new(
-                    "metadata-changed",
+                    Code::MetadataChanged,
                     MANIFEST,
                     format!(
                         "top-level `schema_version` changed from {} to {}",
@@ -50,7 +51,7 @@ pub(super) fn compare_metadata(old: &Value, new: &Value, out: &mut Vec<Change>) 
         {
             out.push(
                 Change::new(
-                    "metadata-changed",
+                    Code::MetadataChanged,
                     MANIFEST,
                     format!("top-level `{key}` changed"),
                 )
@@ -66,13 +67,13 @@ pub(super) fn compare_metadata(old: &Value, new: &Value, out: &mut Vec<Change>) 
             let is_text = |v: Option<&Value>| v.is_none_or(Value::is_string);
             let change = if is_text(o) && is_text(n) {
                 Change::new(
-                    "description-changed",
+                    Code::DescriptionChanged,
                     MANIFEST,
                     "the manifest's top-level description changed".to_string(),
                 )
             } else {
                 Change::new(
-                    "metadata-changed",
+                    Code::MetadataChanged,
                     MANIFEST,
                     "top-level `description` changed (it is not a string)".to_string(),
                 )
@@ -107,7 +108,7 @@ pub(super) fn compare_scopes(
             None if is_section(new_index, name) && !is_section(old_index, name) => {}
             None => out.push(
                 Change::new(
-                    "scope-added",
+                    Code::ScopeAdded,
                     MANIFEST,
                     format!(
                         "section `{name}` is assigned the scope {}",
@@ -119,7 +120,7 @@ pub(super) fn compare_scopes(
             ),
             Some(old_scope) if old_scope != new_scope => out.push(
                 Change::new(
-                    "scope-changed",
+                    Code::ScopeChanged,
                     MANIFEST,
                     format!(
                         "the scope of section `{name}` changed from {} to {} (it changes which \
@@ -140,7 +141,7 @@ pub(super) fn compare_scopes(
         if !new_map.contains_key(name) && !removed_section && !sections_key_removed {
             out.push(
                 Change::new(
-                    "scope-removed",
+                    Code::ScopeRemoved,
                     MANIFEST,
                     format!(
                         "section `{name}` no longer has a scope (it was {})",
@@ -196,7 +197,7 @@ pub(super) fn compare_exceptions(old_m: &Value, new_m: &Value, out: &mut Vec<Cha
         match old_by.get(key) {
             None => out.push(
                 Change::new(
-                    "exception-added",
+                    Code::ExceptionAdded,
                     MANIFEST,
                     format!(
                         "exception `{}` added (it lifts a requirement; nothing that passed can \
@@ -217,7 +218,7 @@ pub(super) fn compare_exceptions(old_m: &Value, new_m: &Value, out: &mut Vec<Cha
                     let (summary, detail) = value_diff(&o, &n, "field");
                     out.push(
                         Change::new(
-                            "exception-changed",
+                            Code::ExceptionChanged,
                             MANIFEST,
                             format!(
                                 "exception `{}` changed: {}",
@@ -231,7 +232,7 @@ pub(super) fn compare_exceptions(old_m: &Value, new_m: &Value, out: &mut Vec<Cha
                 } else if description_of(old_entry) != description_of(entry) {
                     out.push(
                         Change::new(
-                            "description-changed",
+                            Code::DescriptionChanged,
                             MANIFEST,
                             format!("description of exception `{}` changed", shorten(&key.0, 80)),
                         )
@@ -245,7 +246,7 @@ pub(super) fn compare_exceptions(old_m: &Value, new_m: &Value, out: &mut Vec<Cha
         if !new_by.contains_key(key) {
             out.push(
                 Change::new(
-                    "exception-removed",
+                    Code::ExceptionRemoved,
                     MANIFEST,
                     format!(
                         "exception `{}` removed (the family must now run what it was exempt \

@@ -43,49 +43,123 @@ use bqsuite_core::json::{self, Kind, Node, Pos};
 use normalize::{description_of, same_tree, strip_own_description, strip_schema};
 use version::Bump;
 
-/// Every code a change can carry, with the bump it needs.
-pub const CODES: &[(&str, Bump)] = &[
-    ("case-added", Bump::Minor),
-    ("case-extended", Bump::Minor),
-    ("case-removed", Bump::Major),
-    ("case-changed", Bump::Major),
-    ("section-added", Bump::Minor),
-    ("section-removed", Bump::Major),
-    ("section-changed", Bump::Major),
-    ("scope-added", Bump::Minor),
-    ("scope-changed", Bump::Major),
-    ("scope-removed", Bump::Major),
-    ("exception-added", Bump::Minor),
-    ("exception-changed", Bump::Major),
-    ("exception-removed", Bump::Major),
-    ("metadata-added", Bump::Minor),
-    ("metadata-changed", Bump::Major),
-    ("metadata-removed", Bump::Major),
-    ("fixture-added", Bump::Minor),
-    ("fixture-removed", Bump::Major),
-    ("fixture-changed", Bump::Major),
-    ("fixture-cosmetic", Bump::Patch),
-    ("schema-added", Bump::Minor),
-    ("schema-removed", Bump::Major),
-    ("schema-changed", Bump::Major),
-    ("schema-cosmetic", Bump::Patch),
-    ("description-changed", Bump::Patch),
-    ("manifest-cosmetic", Bump::Patch),
-];
+bqsuite_core::finding_codes! {
+    /// The kinds of change between two suites, each a stable code with the bump it needs.
+    pub enum Code {
+        CaseAdded = "case-added",
+        CaseExtended = "case-extended",
+        CaseRemoved = "case-removed",
+        CaseChanged = "case-changed",
+        SectionAdded = "section-added",
+        SectionRemoved = "section-removed",
+        SectionChanged = "section-changed",
+        ScopeAdded = "scope-added",
+        ScopeChanged = "scope-changed",
+        ScopeRemoved = "scope-removed",
+        ExceptionAdded = "exception-added",
+        ExceptionChanged = "exception-changed",
+        ExceptionRemoved = "exception-removed",
+        MetadataAdded = "metadata-added",
+        MetadataChanged = "metadata-changed",
+        MetadataRemoved = "metadata-removed",
+        FixtureAdded = "fixture-added",
+        FixtureRemoved = "fixture-removed",
+        FixtureChanged = "fixture-changed",
+        FixtureCosmetic = "fixture-cosmetic",
+        SchemaAdded = "schema-added",
+        SchemaRemoved = "schema-removed",
+        SchemaChanged = "schema-changed",
+        SchemaCosmetic = "schema-cosmetic",
+        DescriptionChanged = "description-changed",
+        ManifestCosmetic = "manifest-cosmetic",
+    }
+}
 
-/// The bump a change code needs.
-pub fn bump_of(code: &str) -> Bump {
-    CODES
-        .iter()
-        .find(|(c, _)| *c == code)
-        .map_or(Bump::Major, |(_, b)| *b)
+/// What a change does, as diff's counts and release notes group changes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// Something new: a case, section, scope, exception, metadata field, fixture or schema, or
+    /// an extended case.
+    Added,
+    Removed,
+    Changed,
+    /// A description's wording only.
+    Description,
+    /// Formatting only: the parsed values are equal.
+    Cosmetic,
+}
+
+impl Code {
+    /// What a change of this kind does.
+    pub fn effect(self) -> Effect {
+        match self {
+            Code::CaseAdded
+            | Code::CaseExtended
+            | Code::SectionAdded
+            | Code::ScopeAdded
+            | Code::ExceptionAdded
+            | Code::MetadataAdded
+            | Code::FixtureAdded
+            | Code::SchemaAdded => Effect::Added,
+            Code::CaseRemoved
+            | Code::SectionRemoved
+            | Code::ScopeRemoved
+            | Code::ExceptionRemoved
+            | Code::MetadataRemoved
+            | Code::FixtureRemoved
+            | Code::SchemaRemoved => Effect::Removed,
+            Code::CaseChanged
+            | Code::SectionChanged
+            | Code::ScopeChanged
+            | Code::ExceptionChanged
+            | Code::MetadataChanged
+            | Code::FixtureChanged
+            | Code::SchemaChanged => Effect::Changed,
+            Code::DescriptionChanged => Effect::Description,
+            Code::FixtureCosmetic | Code::SchemaCosmetic | Code::ManifestCosmetic => {
+                Effect::Cosmetic
+            }
+        }
+    }
+
+    /// The bump a change of this kind needs.
+    pub fn bump(self) -> Bump {
+        match self {
+            Code::CaseRemoved
+            | Code::CaseChanged
+            | Code::SectionRemoved
+            | Code::SectionChanged
+            | Code::ScopeChanged
+            | Code::ScopeRemoved
+            | Code::ExceptionChanged
+            | Code::ExceptionRemoved
+            | Code::MetadataChanged
+            | Code::MetadataRemoved
+            | Code::FixtureRemoved
+            | Code::FixtureChanged
+            | Code::SchemaRemoved
+            | Code::SchemaChanged => Bump::Major,
+            Code::CaseAdded
+            | Code::CaseExtended
+            | Code::SectionAdded
+            | Code::ScopeAdded
+            | Code::ExceptionAdded
+            | Code::MetadataAdded
+            | Code::FixtureAdded
+            | Code::SchemaAdded => Bump::Minor,
+            Code::FixtureCosmetic
+            | Code::SchemaCosmetic
+            | Code::DescriptionChanged
+            | Code::ManifestCosmetic => Bump::Patch,
+        }
+    }
 }
 
 /// One difference between OLD and NEW.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Change {
-    /// Stable kebab-case code (one of [`CODES`]).
-    pub code: &'static str,
+    /// What kind of change it is: a stable code.
+    pub code: Code,
     /// The bump this change needs.
     pub bump: Bump,
     /// `manifest.json`, `fixtures/<name>` or `schema/<name>`.
@@ -104,10 +178,10 @@ pub struct Change {
 }
 
 impl Change {
-    fn new(code: &'static str, file: &str, message: String) -> Self {
+    fn new(code: Code, file: &str, message: String) -> Self {
         Change {
             code,
-            bump: bump_of(code),
+            bump: code.bump(),
             file: file.to_string(),
             pointer: None,
             section: None,
@@ -304,11 +378,11 @@ mod tests {
 
     #[test]
     fn every_code_has_a_bump() {
-        assert_eq!(bump_of("case-added"), Bump::Minor);
-        assert_eq!(bump_of("fixture-cosmetic"), Bump::Patch);
-        assert_eq!(bump_of("schema-changed"), Bump::Major);
-        let codes: BTreeSet<&str> = CODES.iter().map(|(c, _)| *c).collect();
-        assert_eq!(codes.len(), CODES.len());
+        assert_eq!(Code::CaseAdded.bump(), Bump::Minor);
+        assert_eq!(Code::FixtureCosmetic.bump(), Bump::Patch);
+        assert_eq!(Code::SchemaChanged.bump(), Bump::Major);
+        let codes: BTreeSet<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
+        assert_eq!(codes.len(), Code::ALL.len());
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Sections, their parameters and their cases: what was added, removed, changed or extended.
 
 use super::*;
+use crate::classify::Code;
 use crate::rules::scope_of;
 
 /// The parameters of a section block: its members that are not cases, not sub-blocks and not its
@@ -146,7 +147,7 @@ pub(super) fn compare_sections(
                 let scope = scope_of(new_m, section);
                 let scope_text = scope.map_or("no scope".to_string(), |s| format!("scope {s}"));
                 let mut change = Change::new(
-                    "section-added",
+                    Code::SectionAdded,
                     MANIFEST,
                     format!(
                         "section `{section}` added ({scope_text}, {} case{})",
@@ -167,7 +168,7 @@ pub(super) fn compare_sections(
                 let cases = keyed(old_index, section);
                 out.push(
                     Change::new(
-                        "section-removed",
+                        Code::SectionRemoved,
                         MANIFEST,
                         format!(
                             "section `{section}` removed (it had {} case{})",
@@ -192,7 +193,7 @@ pub(super) fn compare_sections(
 pub(super) fn case_added(section: &str, key: &CaseKey, case: &IndexedCase<'_>) -> Change {
     let id = shown_id(key);
     let mut change = Change::new(
-        "case-added",
+        Code::CaseAdded,
         MANIFEST,
         format!("case `{id}` added to section `{section}`"),
     )
@@ -205,7 +206,7 @@ pub(super) fn case_added(section: &str, key: &CaseKey, case: &IndexedCase<'_>) -
 pub(super) fn case_removed(section: &str, key: &CaseKey, case: &IndexedCase<'_>) -> Change {
     let id = shown_id(key);
     Change::new(
-        "case-removed",
+        Code::CaseRemoved,
         MANIFEST,
         format!(
             "case `{id}` removed from section `{section}` (it was at {} in OLD)",
@@ -243,7 +244,7 @@ pub(super) fn compare_section(
     if description_of(old_block) != description_of(new_block) {
         out.push(
             Change::new(
-                "description-changed",
+                Code::DescriptionChanged,
                 MANIFEST,
                 format!("description of section `{section}` changed"),
             )
@@ -262,7 +263,7 @@ pub(super) fn compare_section(
     {
         out.push(
             Change::new(
-                "section-changed",
+                Code::SectionChanged,
                 MANIFEST,
                 format!(
                     "section `{section}` changed its form (a {} in OLD, a {} in NEW)",
@@ -289,7 +290,7 @@ pub(super) fn compare_section(
     if !sec_summary.is_empty() {
         out.push(
             Change::new(
-                "section-changed",
+                Code::SectionChanged,
                 MANIFEST,
                 format!(
                     "parameters of section `{section}` changed: {} (every case of the section \
@@ -304,7 +305,7 @@ pub(super) fn compare_section(
     } else if sec_annotations {
         out.push(
             Change::new(
-                "description-changed",
+                Code::DescriptionChanged,
                 MANIFEST,
                 format!("schema annotations in the parameters of section `{section}` changed"),
             )
@@ -324,7 +325,7 @@ pub(super) fn compare_section(
         if description_of(old_sub) != description_of(new_sub) {
             out.push(
                 Change::new(
-                    "description-changed",
+                    Code::DescriptionChanged,
                     MANIFEST,
                     format!("description of `{section}.{sub}` changed"),
                 )
@@ -337,7 +338,7 @@ pub(super) fn compare_section(
         if !summary.is_empty() {
             out.push(
                 Change::new(
-                    "section-changed",
+                    Code::SectionChanged,
                     MANIFEST,
                     format!(
                         "parameters of `{section}.{sub}` changed: {} (every case of `{sub}` \
@@ -359,7 +360,7 @@ pub(super) fn compare_section(
         } else if annotations {
             out.push(
                 Change::new(
-                    "description-changed",
+                    Code::DescriptionChanged,
                     MANIFEST,
                     format!("schema annotations in the parameters of `{section}.{sub}` changed"),
                 )
@@ -420,7 +421,7 @@ pub(super) fn compare_case(
         if description_of(old_case.case.case) != description_of(new_case.case.case) {
             return Some(
                 Change::new(
-                    "description-changed",
+                    Code::DescriptionChanged,
                     MANIFEST,
                     format!("description of case `{id}` changed"),
                 )
@@ -442,7 +443,7 @@ pub(super) fn compare_case(
                 .collect();
             return Some(
                 Change::new(
-                    "case-extended",
+                    Code::CaseExtended,
                     MANIFEST,
                     format!(
                         "case `{id}` gained the field{} {}, new to section `{section}` (a runner \
@@ -461,7 +462,7 @@ pub(super) fn compare_case(
     summary.extend(inherited.iter().cloned());
     Some(
         Change::new(
-            "case-changed",
+            Code::CaseChanged,
             MANIFEST,
             format!("case `{id}` changed: {}", summary.join("; ")),
         )

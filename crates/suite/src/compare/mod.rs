@@ -24,6 +24,7 @@ use bqsuite_core::error::{Error, Result};
 
 mod local;
 pub mod report;
+use crate::drift;
 use local::{
     Local, UNKNOWN_SIZE, read_fault, same_as_file, small_file_differs, stream_equal,
     too_large_for_diff,
@@ -239,8 +240,8 @@ impl Comparer {
             if !usable && local != Local::Missing {
                 let label = self.label().to_string();
                 self.findings.push(
-                    Diagnostic::error(
-                        "drift-type",
+                    file_drift(
+                        drift::Code::DriftType,
                         ancestor,
                         format!(
                             "`{ancestor}` is {} here but a directory in {label}",
@@ -338,8 +339,8 @@ impl Comparer {
                 }
             }
             other => self.findings.push(
-                Diagnostic::error(
-                    "drift-type",
+                file_drift(
+                    drift::Code::DriftType,
                     rel,
                     format!(
                         "`{rel}` is {} here but a regular file in {label}",
@@ -359,7 +360,7 @@ impl Comparer {
                 let ancestor = &rel[..i];
                 self.findings
                     .iter()
-                    .any(|d| d.code == "drift-type" && d.file == ancestor)
+                    .any(|d| d.code == drift::Code::DriftType && d.file == ancestor)
             }
         })
     }
@@ -372,8 +373,8 @@ impl Comparer {
         size: u64,
         detail: Option<String>,
     ) {
-        let mut d = Diagnostic::error(
-            "drift-changed",
+        let mut d = file_drift(
+            drift::Code::DriftChanged,
             rel,
             format!(
                 "`{rel}` differs from {label} ({} here, {size} in {label})",
@@ -389,8 +390,8 @@ impl Comparer {
 
     fn missing(&mut self, rel: &str, label: &str) {
         self.findings.push(
-            Diagnostic::error(
-                "drift-missing",
+            file_drift(
+                drift::Code::DriftMissing,
                 rel,
                 format!("`{rel}` is in {label} but missing here"),
             )
@@ -503,7 +504,7 @@ impl Comparer {
                 continue;
             }
             self.findings.push(Diagnostic::note(
-                "unmanaged-file",
+                drift::Code::UnmanagedFile,
                 name.clone(),
                 format!(
                     "`{name}` is not part of the vendored set; it is left alone (an SDK's own \
@@ -522,8 +523,8 @@ impl Comparer {
             }
             let what = if *is_dir { "directory" } else { "file" };
             self.findings.push(
-                Diagnostic::error(
-                    "drift-extra",
+                file_drift(
+                    drift::Code::DriftExtra,
                     rel.clone(),
                     format!("{what} `{rel}` is here but not in {label}"),
                 )
@@ -546,13 +547,13 @@ impl Comparer {
             }
             match Local::of(&self.dir.join(&rel))? {
                 Local::Dir => {}
-                Local::Missing => self.findings.push(Diagnostic::error(
-                    "drift-missing",
+                Local::Missing => self.findings.push(file_drift(
+                    drift::Code::DriftMissing,
                     rel.clone(),
                     format!("directory `{rel}` is in {label} but missing here"),
                 )),
-                other => self.findings.push(Diagnostic::error(
-                    "drift-type",
+                other => self.findings.push(file_drift(
+                    drift::Code::DriftType,
                     rel.clone(),
                     format!(
                         "`{rel}` is {} here but a directory in {label}",
@@ -585,6 +586,15 @@ impl Sink for Comparer {
     ) -> std::result::Result<(), Fault> {
         self.compare_file(rel, size, content)
     }
+}
+
+/// A finding about one file of a drifted copy: the copy's summary finding stands for it.
+fn file_drift(
+    code: drift::Code,
+    file: impl Into<String>,
+    message: impl Into<String>,
+) -> Diagnostic {
+    Diagnostic::error(code, file, message).summed_up()
 }
 
 #[cfg(test)]

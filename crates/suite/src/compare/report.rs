@@ -38,7 +38,7 @@ pub fn settle(
     let mut files: Vec<(String, Change)> = comparison
         .findings
         .iter()
-        .filter_map(|d| Change::of_code(d.code).map(|c| (d.file.clone(), c)))
+        .filter_map(|d| Change::of(d.code).map(|c| (d.file.clone(), c)))
         .collect();
     drift::sort_files(&mut files);
     let cases = comparison
@@ -69,13 +69,13 @@ pub fn settle(
     let unmanaged: Vec<String> = comparison
         .findings
         .iter()
-        .filter(|d| d.code == "unmanaged-file")
+        .filter(|d| d.code == drift::Code::UnmanagedFile)
         .map(|d| d.file.clone())
         .collect();
     report
         .diagnostics
         .extend(comparison.findings.into_iter().map(|mut d| {
-            if d.code.starts_with("drift-") {
+            if Change::of(d.code).is_some() {
                 d.help = Some(format!(
                     "`{fix}` re-vendors the copy from the release, keeping the SDK's own files"
                 ));
@@ -129,8 +129,8 @@ pub fn render_human(report: &Report, color: bool, fix_line: bool) -> Option<Stri
     // Problems other than the copy's drift (none in a normal run), the usual way.
     for d in report.diagnostics.iter().filter(|d| {
         d.severity != Severity::Note
-            && !d.code.starts_with("drift-")
-            && d.code != drift::SUMMARY_CODE
+            && Change::of(d.code).is_none()
+            && d.code != drift::Code::CopyDrift
     }) {
         out.push_str(&diag::render_diagnostic_styled(d, color));
         out.push_str("\n\n");
@@ -210,7 +210,7 @@ fn list_files(report: &Report, files: &[(String, String)], out: &mut String) {
         report
             .diagnostics
             .iter()
-            .find(|d| d.file == path && d.code.starts_with("drift-"))
+            .find(|d| d.file == path && Change::of(d.code).is_some())
             .and_then(|d| d.detail.clone())
     };
     let listed = files.iter().map(|(p, c)| (p.as_str(), c.as_str()));

@@ -47,7 +47,7 @@ fn identical_changed_missing_extra_unmanaged() {
     let codes: Vec<(&str, &str)> = c
         .findings
         .iter()
-        .map(|f| (f.code, f.file.as_str()))
+        .map(|f| (f.code.as_str(), f.file.as_str()))
         .collect();
     assert_eq!(
         codes,
@@ -91,7 +91,7 @@ fn without_diff_a_longer_or_shorter_file_with_the_same_start_is_changed() {
     let changed: Vec<(&str, &str)> = c
         .findings
         .iter()
-        .map(|f| (f.code, f.file.as_str()))
+        .map(|f| (f.code.as_str(), f.file.as_str()))
         .collect();
     assert_eq!(
         changed,
@@ -117,6 +117,6 @@ fn links_are_drift_not_followed() {
     std::os::unix::fs::symlink(elsewhere.path(), dir.path().join("fixtures")).unwrap();
     let c = compare_files(&map(&[("fixtures/a.json", "same")]), dir.path(), &options()).unwrap();
     assert_eq!(c.findings.len(), 1, "{:?}", c.findings);
-    assert_eq!(c.findings[0].code, "drift-type");
+    assert_eq!(c.findings[0].code.as_str(), "drift-type");
     assert_eq!(c.findings[0].file, "fixtures");
 }

@@ -16,6 +16,7 @@ use std::fs;
 use std::path::Path;
 
 use crate::layout;
+use crate::load;
 use crate::load::{VENDORED_DIRS, VENDORED_FILES};
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_core::error::{Error, Result};
@@ -62,7 +63,7 @@ impl Walk {
         if kind.is_symlink() {
             self.findings.push(
                 Diagnostic::error(
-                    "symlink",
+                    load::Code::Symlink,
                     rel,
                     "is a symbolic link; a release may hold only regular files and directories",
                 )
@@ -83,7 +84,7 @@ impl Walk {
         } else {
             self.findings.push(
                 Diagnostic::error(
-                    "special-file",
+                    load::Code::SpecialFile,
                     rel,
                     "is not a regular file or directory; a release cannot carry it",
                 )
@@ -110,7 +111,7 @@ impl Walk {
             let Some(text) = name.to_str() else {
                 self.findings.push(
                     Diagnostic::error(
-                        "bad-file-name",
+                        load::Code::BadFileName,
                         format!("{rel}/{}", name.to_string_lossy()),
                         "file name is not valid UTF-8",
                     )
@@ -205,8 +206,10 @@ mod tests {
             fs::write(root.join(f), "{}").unwrap();
         }
         let (entries, findings) = walk(root).unwrap();
-        let mut codes: Vec<(&str, &str)> =
-            findings.iter().map(|d| (d.code, d.file.as_str())).collect();
+        let mut codes: Vec<(&str, &str)> = findings
+            .iter()
+            .map(|d| (d.code.as_str(), d.file.as_str()))
+            .collect();
         codes.sort();
         assert_eq!(
             codes,
@@ -232,8 +235,10 @@ mod tests {
         let fifo = root.join("fixtures/pipe");
         let status = std::process::Command::new("mkfifo").arg(&fifo).status();
         let (entries, findings) = walk(root).unwrap();
-        let mut codes: Vec<(&str, &str)> =
-            findings.iter().map(|d| (d.code, d.file.as_str())).collect();
+        let mut codes: Vec<(&str, &str)> = findings
+            .iter()
+            .map(|d| (d.code.as_str(), d.file.as_str()))
+            .collect();
         codes.sort();
         let mut want = vec![
             ("hidden-file", "fixtures/.a.json.swp"),

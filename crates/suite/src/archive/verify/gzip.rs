@@ -6,6 +6,7 @@ use std::io::{self, BufRead, Read};
 use flate2::{Crc, Decompress, FlushDecompress, Status};
 
 use super::{Fault, corrupt, truncated};
+use crate::archive::verify::Code;
 use bqsuite_core::error::Error;
 
 /// Reads one gzip member (RFC 1952) and checks its header, its deflate stream, its CRC-32 and
@@ -189,7 +190,7 @@ impl<R: BufRead> GzMember<R> {
             self.out += produced as u64;
             if self.out > self.cap {
                 return Err(Fault::refuse_help(
-                    "archive-too-large",
+                    Code::ArchiveTooLarge,
                     "",
                     format!(
                         "the archive decompresses to more than {} bytes (a decompression bomb?)",

@@ -7,6 +7,7 @@
 //! ustar reader looks for a name prefix) is refused by [`parse`], naming the field.
 
 use super::{BLOCK, Fault, show_path};
+use crate::archive::verify::Code;
 
 /// Which header shape an entry uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,7 +79,7 @@ pub fn field_str(field: &[u8]) -> &[u8] {
 /// A refusal of a header that readers could read differently.
 pub fn ambiguous(shown: &str, why: &str) -> Fault {
     Fault::refuse_help(
-        "archive-ambiguous-header",
+        Code::ArchiveAmbiguousHeader,
         shown,
         format!("entry `{shown}`: {why}"),
         "tar readers could disagree on what this entry holds; rebuild the asset with `bqsuite \

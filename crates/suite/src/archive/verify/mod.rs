@@ -43,34 +43,36 @@ mod walk;
 pub use gzip::GzMember;
 use walk::Walker;
 
+bqsuite_core::finding_codes! {
+    /// Why an archive is refused.
+    pub enum Code {
+        ArchiveSymlink = "archive-symlink",
+        ArchiveHardlink = "archive-hardlink",
+        ArchiveSpecial = "archive-special",
+        ArchiveUnknownType = "archive-unknown-type",
+        ArchiveSparse = "archive-sparse",
+        ArchiveExtensionHeader = "archive-extension-header",
+        ArchiveAmbiguousHeader = "archive-ambiguous-header",
+        ArchiveAbsolutePath = "archive-absolute-path",
+        ArchiveDotdot = "archive-dotdot",
+        ArchiveBadPath = "archive-bad-path",
+        ArchiveOutsideRoot = "archive-outside-root",
+        ArchiveMultipleRoots = "archive-multiple-roots",
+        ArchiveDuplicate = "archive-duplicate",
+        ArchiveCaseCollision = "archive-case-collision",
+        ArchiveLayout = "archive-layout",
+        ArchiveEntryTooLarge = "archive-entry-too-large",
+        ArchiveTooLarge = "archive-too-large",
+        ArchiveTooManyEntries = "archive-too-many-entries",
+        ArchiveCorrupt = "archive-corrupt",
+        ArchiveTruncated = "archive-truncated",
+        ArchiveTrailingGarbage = "archive-trailing-garbage",
+        ArchiveVersionMismatch = "archive-version-mismatch",
+    }
+}
+
 /// A tar block.
 pub const BLOCK: usize = 512;
-
-/// Every stable code a refused archive can carry (for the README and the tests).
-pub const CODES: &[&str] = &[
-    "archive-symlink",
-    "archive-hardlink",
-    "archive-special",
-    "archive-unknown-type",
-    "archive-sparse",
-    "archive-extension-header",
-    "archive-ambiguous-header",
-    "archive-absolute-path",
-    "archive-dotdot",
-    "archive-bad-path",
-    "archive-outside-root",
-    "archive-multiple-roots",
-    "archive-duplicate",
-    "archive-case-collision",
-    "archive-layout",
-    "archive-entry-too-large",
-    "archive-too-large",
-    "archive-too-many-entries",
-    "archive-corrupt",
-    "archive-truncated",
-    "archive-trailing-garbage",
-    "archive-version-mismatch",
-];
 
 /// Caps that keep verification bounded whatever the input (decompression bombs included). The
 /// defaults are the suite's own limits ([`crate::limits`]): an archive is accepted only
@@ -156,17 +158,13 @@ pub enum Fault {
 
 impl Fault {
     /// A refusal with `code`, about `entry`.
-    pub fn refuse(
-        code: &'static str,
-        entry: impl Into<String>,
-        message: impl Into<String>,
-    ) -> Self {
+    pub fn refuse(code: Code, entry: impl Into<String>, message: impl Into<String>) -> Self {
         Fault::Refused(Box::new(Diagnostic::error(code, entry, message)))
     }
 
     /// A refusal with `code` and a help line.
     pub fn refuse_help(
-        code: &'static str,
+        code: Code,
         entry: impl Into<String>,
         message: impl Into<String>,
         help: impl Into<String>,
@@ -317,7 +315,7 @@ pub fn first_component<R: BufRead>(input: R) -> Option<String> {
 
 fn corrupt(message: impl Into<String>) -> Fault {
     Fault::refuse_help(
-        "archive-corrupt",
+        Code::ArchiveCorrupt,
         "",
         message,
         "the download is damaged or not a release asset; fetch it again",
@@ -326,7 +324,7 @@ fn corrupt(message: impl Into<String>) -> Fault {
 
 fn truncated(message: impl Into<String>) -> Fault {
     Fault::refuse_help(
-        "archive-truncated",
+        Code::ArchiveTruncated,
         "",
         message,
         "the download is incomplete; fetch it again",
@@ -339,7 +337,7 @@ fn truncated(message: impl Into<String>) -> Fault {
 fn check_layout(rel: &str, shown: &str, is_dir: bool) -> Result<(), Fault> {
     let refuse = |why: String| {
         Err(Fault::refuse_help(
-            "archive-layout",
+            Code::ArchiveLayout,
             shown,
             format!("entry `{shown}` {why}"),
             "a release holds only CONFORMANCE_VERSION, manifest.json, LICENSE, fixtures/*.json \
@@ -383,7 +381,7 @@ impl Paths {
     fn fold_check(&mut self, path: &str) -> Result<(), Fault> {
         match self.folded.clash(path) {
             Some(other) => Err(Fault::refuse_help(
-                "archive-case-collision",
+                Code::ArchiveCaseCollision,
                 path,
                 format!("entry `{path}` and entry `{other}` differ only in case"),
                 "they would overwrite each other on a case-insensitive file system",
@@ -398,7 +396,7 @@ impl Paths {
             match self.exact.get(ancestor) {
                 Some(Kind::File) => {
                     return Err(Fault::refuse(
-                        "archive-duplicate",
+                        Code::ArchiveDuplicate,
                         path,
                         format!(
                             "entry `{path}` lies inside `{ancestor}`, which is a regular file \
@@ -424,12 +422,12 @@ impl Paths {
                 Ok(())
             }
             (Some(Kind::Implied), _) => Err(Fault::refuse(
-                "archive-duplicate",
+                Code::ArchiveDuplicate,
                 path,
                 format!("entry `{path}` is a regular file, but earlier entries lie inside it"),
             )),
             (Some(_), _) => Err(Fault::refuse_help(
-                "archive-duplicate",
+                Code::ArchiveDuplicate,
                 path,
                 format!("entry `{path}` appears more than once"),
                 "a later copy would silently replace the earlier one",
@@ -444,9 +442,9 @@ mod tests {
 
     #[test]
     fn fault_survives_io_error() {
-        let e = Fault::refuse("archive-corrupt", "x", "m").into_io();
+        let e = Fault::refuse(Code::ArchiveCorrupt, "x", "m").into_io();
         let back = Fault::from_io(e, |_| panic!("lost"));
-        assert_eq!(back.diagnostic().unwrap().code, "archive-corrupt");
+        assert_eq!(back.diagnostic().unwrap().code.as_str(), "archive-corrupt");
         let plain = io::Error::other("plain");
         assert!(matches!(
             Fault::from_io(plain, |e| Fault::Failed(Error::io("read", "x", e))),

@@ -2,6 +2,7 @@
 //! anything but a plain name.
 
 use super::{Fault, Limits, MAX_DEPTH};
+use crate::archive::verify::Code;
 
 /// Checks an entry's path against `root` (`seen_root`: an earlier entry lay under it); returns it
 /// relative to the root (empty for the root itself).
@@ -15,7 +16,7 @@ pub(super) fn check(
 ) -> Result<String, Fault> {
     let bad = |why: &str| {
         Err(Fault::refuse(
-            "archive-bad-path",
+            Code::ArchiveBadPath,
             shown,
             format!("entry `{shown}` {why}"),
         ))
@@ -25,7 +26,7 @@ pub(super) fn check(
     }
     if path[0] == b'/' {
         return Err(Fault::refuse_help(
-            "archive-absolute-path",
+            Code::ArchiveAbsolutePath,
             shown,
             format!("entry `{shown}` has an absolute path"),
             "every entry must lie under the archive's root directory",
@@ -45,7 +46,7 @@ pub(super) fn check(
     let parts: Vec<&[u8]> = trimmed.split(|&b| b == b'/').collect();
     if parts.iter().any(|p| *p == b"..") {
         return Err(Fault::refuse_help(
-            "archive-dotdot",
+            Code::ArchiveDotdot,
             shown,
             format!("entry `{shown}` has a `..` component"),
             "an entry must never reach outside the directory it is unpacked into",
@@ -80,7 +81,7 @@ pub(super) fn check(
     if first != root {
         if seen_root && (is_dir || !rest.is_empty()) {
             return Err(Fault::refuse_help(
-                "archive-multiple-roots",
+                Code::ArchiveMultipleRoots,
                 shown,
                 format!(
                     "entry `{shown}` starts a second top-level directory `{first}` besides \
@@ -91,7 +92,7 @@ pub(super) fn check(
             ));
         }
         return Err(Fault::refuse_help(
-            "archive-outside-root",
+            Code::ArchiveOutsideRoot,
             shown,
             format!(
                 "entry `{shown}` lies outside the root directory `{}/`",
@@ -102,7 +103,7 @@ pub(super) fn check(
     }
     if rest.is_empty() && !is_dir {
         return Err(Fault::refuse(
-            "archive-outside-root",
+            Code::ArchiveOutsideRoot,
             shown,
             format!("the root `{}` is a regular file, not a directory", root),
         ));

@@ -10,6 +10,7 @@
 //! formed to its last byte.
 
 use super::Fault;
+use crate::archive::verify::Code;
 
 /// The most data one extended header may hold: the records real writers emit are a few dozen
 /// bytes each.
@@ -29,7 +30,7 @@ pub struct Overrides {
 pub fn records(data: &[u8], shown: &str) -> Result<Overrides, Fault> {
     let bad = |why: String| {
         Err(Fault::refuse_help(
-            "archive-extension-header",
+            Code::ArchiveExtensionHeader,
             shown,
             format!("the PAX extended header before `{shown}` {why}"),
             "readers that honour the record and readers that skip it would extract different \
@@ -167,7 +168,7 @@ mod tests {
             let f = records(data.as_bytes(), "x").unwrap_err();
             assert_eq!(
                 f.diagnostic().unwrap().code,
-                "archive-extension-header",
+                Code::ArchiveExtensionHeader,
                 "{data:?}"
             );
         };

@@ -145,7 +145,7 @@ impl<R: BufRead> Walker<'_, R> {
             if block.iter().all(|&b| b == 0) {
                 if let Some(pax) = pending {
                     return Err(Fault::refuse_help(
-                        "archive-extension-header",
+                        Code::ArchiveExtensionHeader,
                         &pax.shown,
                         format!(
                             "the PAX extended header `{}` is followed by the end of the archive, \
@@ -180,7 +180,7 @@ impl<R: BufRead> Walker<'_, R> {
     ) -> Result<PendingPax, Fault> {
         let refuse = |why: &str| {
             Err(Fault::refuse_help(
-                "archive-extension-header",
+                Code::ArchiveExtensionHeader,
                 shown,
                 format!("the PAX extended header `{shown}` {why}"),
                 "not an archive every tar reader reads alike",
@@ -218,7 +218,7 @@ impl<R: BufRead> Walker<'_, R> {
         self.entries += 1;
         if self.entries > self.limits.max_entries {
             return Err(Fault::refuse(
-                "archive-too-many-entries",
+                Code::ArchiveTooManyEntries,
                 shown,
                 format!(
                     "the archive has more than {} entries",
@@ -235,7 +235,7 @@ impl<R: BufRead> Walker<'_, R> {
         self.names_bytes += full.len() as u64;
         if self.names_bytes > self.limits.max_names_bytes {
             return Err(Fault::refuse(
-                "archive-too-large",
+                Code::ArchiveTooLarge,
                 shown,
                 format!(
                     "the archive's entry names add up to more than {} bytes",
@@ -263,7 +263,7 @@ impl<R: BufRead> Walker<'_, R> {
         }
         if size > self.limits.max_entry_bytes {
             return Err(Fault::refuse_help(
-                "archive-entry-too-large",
+                Code::ArchiveEntryTooLarge,
                 shown,
                 format!(
                     "entry `{shown}` is {size} bytes; a release file is at most {} bytes",
@@ -304,7 +304,7 @@ impl<R: BufRead> Walker<'_, R> {
     fn vendored_limits(&self, size: u64, shown: &str) -> Result<(), Fault> {
         if self.summary.vendored_files >= self.limits.max_files {
             return Err(Fault::refuse_help(
-                "archive-too-many-entries",
+                Code::ArchiveTooManyEntries,
                 shown,
                 format!(
                     "the archive holds more than {} files besides LICENSE (at entry `{shown}`); \
@@ -316,7 +316,7 @@ impl<R: BufRead> Walker<'_, R> {
         }
         if self.summary.vendored_bytes + size > self.limits.max_total_bytes {
             return Err(Fault::refuse_help(
-                "archive-too-large",
+                Code::ArchiveTooLarge,
                 shown,
                 format!(
                     "the archive's files besides LICENSE add up to more than {} bytes (at entry \
@@ -337,7 +337,7 @@ impl<R: BufRead> Walker<'_, R> {
         };
         if size > MAX_VERSION_BYTES {
             return Err(Fault::refuse(
-                "archive-version-mismatch",
+                Code::ArchiveVersionMismatch,
                 shown,
                 format!(
                     "`{shown}` is {size} bytes; it should hold the version {}",
@@ -358,7 +358,7 @@ impl<R: BufRead> Walker<'_, R> {
     /// never reaches here.
     fn check_type(&self, header: &Header, shown: &str) -> Result<(), Fault> {
         let only = "the asset holds only regular files and directories";
-        let refuse = |code, what: String| {
+        let refuse = |code: Code, what: String| {
             Err(Fault::refuse_help(
                 code,
                 shown,
@@ -370,31 +370,31 @@ impl<R: BufRead> Walker<'_, R> {
         match header.typeflag {
             b'0' | 0 | b'5' => Ok(()),
             b'1' => refuse(
-                "archive-hardlink",
+                Code::ArchiveHardlink,
                 format!("a hard link (to `{}`)", target()),
             ),
             b'2' => refuse(
-                "archive-symlink",
+                Code::ArchiveSymlink,
                 format!("a symbolic link (to `{}`)", target()),
             ),
-            b'3' => refuse("archive-special", "a character device".into()),
-            b'4' => refuse("archive-special", "a block device".into()),
-            b'6' => refuse("archive-special", "a FIFO (named pipe)".into()),
-            b'S' => refuse("archive-sparse", "a GNU sparse file".into()),
+            b'3' => refuse(Code::ArchiveSpecial, "a character device".into()),
+            b'4' => refuse(Code::ArchiveSpecial, "a block device".into()),
+            b'6' => refuse(Code::ArchiveSpecial, "a FIFO (named pipe)".into()),
+            b'S' => refuse(Code::ArchiveSparse, "a GNU sparse file".into()),
             b'g' => refuse(
-                "archive-extension-header",
+                Code::ArchiveExtensionHeader,
                 "a PAX global header (it would change how readers that honour it read every \
                  entry after it)"
                     .into(),
             ),
             b'L' | b'K' => refuse(
-                "archive-extension-header",
+                Code::ArchiveExtensionHeader,
                 "a GNU long-name header (readers that honour it read another name than the \
                  header's)"
                     .into(),
             ),
             other => refuse(
-                "archive-unknown-type",
+                Code::ArchiveUnknownType,
                 format!("of unknown type `{}`", [other].escape_ascii()),
             ),
         }
@@ -416,7 +416,7 @@ impl<R: BufRead> Walker<'_, R> {
             }
             Some(b) if b.iter().any(|&x| x != 0) => {
                 return Err(Fault::refuse_help(
-                    "archive-trailing-garbage",
+                    Code::ArchiveTrailingGarbage,
                     "",
                     "data follows the first end-of-archive block",
                     "a hidden entry after the end marker; some tools would read it",
@@ -436,7 +436,7 @@ impl<R: BufRead> Walker<'_, R> {
             }
             if buf[..n].iter().any(|&b| b != 0) {
                 return Err(Fault::refuse_help(
-                    "archive-trailing-garbage",
+                    Code::ArchiveTrailingGarbage,
                     "",
                     "non-zero data follows the end-of-archive blocks",
                     "a release asset ends with its end-of-archive blocks",
@@ -445,7 +445,7 @@ impl<R: BufRead> Walker<'_, R> {
             padding += n as u64;
             if padding > self.limits.max_padding_bytes {
                 return Err(Fault::refuse(
-                    "archive-too-large",
+                    Code::ArchiveTooLarge,
                     "",
                     format!(
                         "more than {} bytes of padding follow the end of the archive",
@@ -467,7 +467,7 @@ impl<R: BufRead> Walker<'_, R> {
                 "bytes follow the end of the gzip stream"
             };
             return Err(Fault::refuse_help(
-                "archive-trailing-garbage",
+                Code::ArchiveTrailingGarbage,
                 "",
                 what,
                 "a release asset is exactly one gzip member; other tools would read what follows",
@@ -480,7 +480,7 @@ impl<R: BufRead> Walker<'_, R> {
         let shown = format!("{}/{VERSION_FILE}", self.root);
         let Some(text) = self.version_text else {
             return Err(Fault::refuse(
-                "archive-version-mismatch",
+                Code::ArchiveVersionMismatch,
                 shown,
                 format!(
                     "the archive has no `{}/{VERSION_FILE}`; a release of {} has one",
@@ -491,7 +491,7 @@ impl<R: BufRead> Walker<'_, R> {
         let found = std::str::from_utf8(&text).map(str::trim).unwrap_or("");
         if found != self.version {
             return Err(Fault::refuse_help(
-                "archive-version-mismatch",
+                Code::ArchiveVersionMismatch,
                 shown,
                 format!(
                     "the archive's CONFORMANCE_VERSION is `{}`, not {}",
@@ -503,7 +503,7 @@ impl<R: BufRead> Walker<'_, R> {
         }
         if !self.has_manifest {
             return Err(Fault::refuse_help(
-                "archive-layout",
+                Code::ArchiveLayout,
                 format!("{}/{MANIFEST}", self.root),
                 format!("the archive has no `{}/{MANIFEST}`", self.root),
                 "a release of the suite holds its manifest; this asset is not one",
@@ -518,7 +518,7 @@ fn apply_pax(pax: &PendingPax, header: &Header, shown: &str) -> Result<(), Fault
     let over = pax::records(&pax.data, shown)?;
     let differs = |what: &str, stated: String| {
         Err(Fault::refuse_help(
-            "archive-extension-header",
+            Code::ArchiveExtensionHeader,
             shown,
             format!(
                 "the PAX extended header before `{shown}` gives its {what} as {stated}, not the \

@@ -1,0 +1,40 @@
+//! The stable codes of `results`'s findings.
+
+bqsuite_core::finding_codes! {
+    /// The findings of `results check`, its known gaps, `results matrix` and `results diff`.
+    pub enum Code {
+        ResultsJsonSyntax = "results-json-syntax",
+        ResultsTooLarge = "results-too-large",
+        ResultsDuplicateKey = "results-duplicate-key",
+        ResultsSchema = "results-schema",
+        ResultsVersion = "results-version",
+        ResultsBindingUnknown = "results-binding-unknown",
+        ResultsBindingExcepted = "results-binding-excepted",
+        ResultsSectionMissing = "results-section-missing",
+        ResultsSectionUnknown = "results-section-unknown",
+        ResultsSectionOutOfScope = "results-section-out-of-scope",
+        ResultsCaseUnknown = "results-case-unknown",
+        ResultsCaseMissing = "results-case-missing",
+        ResultsCaseFailed = "results-case-failed",
+        ResultsSkipWithoutAdr = "results-skip-without-adr",
+        ResultsFindingsTruncated = "results-findings-truncated",
+        ResultsKnownGap = "results-known-gap",
+        KnownGapStale = "known-gap-stale",
+        KnownGapSkipped = "known-gap-skipped",
+        KnownGapAbsent = "known-gap-absent",
+        KnownGapUnknown = "known-gap-unknown",
+        KnownGapCore = "known-gap-core",
+        KnownGapDuplicate = "known-gap-duplicate",
+        KnownGapsInvalid = "known-gaps-invalid",
+        ResultsVersionMixed = "results-version-mixed",
+        ResultsNotCompatible = "results-not-compatible",
+        ResultsRegression = "results-regression",
+        ResultsFix = "results-fix",
+        ResultsStatusChanged = "results-status-changed",
+        ResultsCaseAdded = "results-case-added",
+        ResultsCaseRemoved = "results-case-removed",
+        ResultsSectionAdded = "results-section-added",
+        ResultsSectionRemoved = "results-section-removed",
+        ResultsDiffSuiteChanged = "results-diff-suite-changed",
+    }
+}
