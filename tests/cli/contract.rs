@@ -8,11 +8,12 @@ use std::fs;
 use std::path::Path;
 use std::process::Output;
 
+use serde_json::Value;
+
 use crate::kit;
 use crate::kit::server::{Reply, Server};
 use crate::kit::tarball::{Entry, Mirror, VERSION, gz, release_entries, sums_for, tar};
 use crate::kit::{SuiteCopy, bundled_suite, code, run_in, stderr, stdout};
-use serde_json::Value;
 
 /// Parses standard output as exactly one JSON document (and nothing else).
 fn one_document(out: &Output) -> Value {

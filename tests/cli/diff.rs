@@ -11,21 +11,11 @@
 //! 1.8.1, the next major 2.0.0 (the constants below).
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use crate::kit::*;
 use serde_json::{Value, json};
 
-fn upstream() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/upstream-suite")
-}
-
-/// A real published release under `tests/data/real-releases/`.
-fn real_release(version: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/real-releases")
-        .join(version)
-}
+use crate::kit::*;
 
 /// The bundled suite's version (the real release 1.8.0), and the versions after it.
 const CURRENT: &str = "1.8.0";
@@ -39,21 +29,10 @@ fn the_version_constants_follow_the_bundled_suite() {
     assert_eq!(bundled_version(), CURRENT);
 }
 
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
 /// Runs `diff OLD NEW --format json`; returns (exit code, document).
 fn diff_json(old: &Path, new: &Path) -> (i32, Value) {
     let out = bqsuite(&["diff", s(old), s(new), "--format", "json"]);
-    let doc = serde_json::from_str(&stdout(&out)).unwrap_or_else(|e| {
-        panic!(
-            "diff --format json printed invalid JSON ({e}): {}{}",
-            stdout(&out),
-            stderr(&out)
-        )
-    });
-    (code(&out), doc)
+    (code(&out), json(&out))
 }
 
 fn diags(doc: &Value) -> Vec<Value> {
@@ -661,13 +640,6 @@ fn markdown_release_notes_list_new_cases_per_section() {
 // ------------------------------------------------------------------------------------------------
 // Tarballs.
 
-fn release(suite: &Path, out: &Path) -> PathBuf {
-    let result = bqsuite(&["release", s(suite), "--out", s(out)]);
-    assert_eq!(code(&result), 0, "{}{}", stdout(&result), stderr(&result));
-    let version = fs::read_to_string(suite.join("CONFORMANCE_VERSION")).unwrap();
-    out.join(format!("babelqueue-conformance-{}.tar.gz", version.trim()))
-}
-
 /// The findings without the subject (which names the paths).
 fn findings_only(doc: &Value) -> (Value, Value, Value) {
     (
@@ -681,7 +653,7 @@ fn findings_only(doc: &Value) -> (Value, Value, Value) {
 fn released_tarball_diffs_like_its_directory() {
     let dir = tempfile::tempdir().unwrap();
     let copy = SuiteCopy::new();
-    let tarball = release(&copy.path(), dir.path());
+    let tarball = released(&copy.path(), dir.path());
 
     let (exit_dir, from_dir) = diff_json(&upstream(), &copy.path());
     let (exit_tar, from_tar) = diff_json(&upstream(), &tarball);
@@ -726,9 +698,7 @@ fn broken_tarball_cannot_be_compared() {
 
 fn validate_since(suite: &Path, old: &Path) -> (i32, Value) {
     let out = bqsuite(&["validate", s(suite), "--since", s(old), "--format", "json"]);
-    let doc = serde_json::from_str(&stdout(&out))
-        .unwrap_or_else(|e| panic!("{e}: {}{}", stdout(&out), stderr(&out)));
-    (code(&out), doc)
+    (code(&out), json(&out))
 }
 
 #[test]
@@ -774,7 +744,7 @@ fn validate_since_adds_the_version_rule_to_the_report() {
 fn validate_since_a_tarball() {
     let dir = tempfile::tempdir().unwrap();
     let copy = SuiteCopy::new();
-    let tarball = release(&copy.path(), dir.path());
+    let tarball = released(&copy.path(), dir.path());
     let (exit, doc) = validate_since(&bundled_suite(), &tarball);
     assert_eq!(exit, 0, "{doc:#}");
     let note = finding(&doc, "version-bump", None);

@@ -3,10 +3,11 @@
 //! aws-lc (rustls runs on ring, so building needs no CMake).
 
 use std::fs;
-use std::path::Path;
+
+use crate::kit::root;
 
 fn read(name: &str) -> String {
-    fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(name)).unwrap()
+    fs::read_to_string(root().join(name)).unwrap()
 }
 
 /// The `key = value` lines of the `[name]` table of a TOML file (comments dropped).

@@ -6,10 +6,11 @@
 mod harness;
 
 use std::fs;
-use std::path::Path;
+
+use crate::kit::root;
 
 fn replay(target: &str, run: fn(&[u8])) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz");
+    let root = root().join("fuzz");
     let mut replayed = 0;
     for dir in ["seeds", "regressions"] {
         let Ok(entries) = fs::read_dir(root.join(dir).join(target)) else {

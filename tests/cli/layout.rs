@@ -5,9 +5,10 @@ use std::fs;
 use std::path::Path;
 use std::process::Output;
 
+use serde_json::Value;
+
 use crate::kit::tarball::{self, Mirror, gz, release_entries, tar};
 use crate::kit::*;
-use serde_json::Value;
 
 /// Names the layout refuses inside `fixtures/`, each with the code the suite loader gives it.
 /// Hostile names from the adversarial review, plus the everyday mistakes.
@@ -39,11 +40,6 @@ fn suite_with(name: &str) -> SuiteCopy {
     s
 }
 
-fn json_doc(out: &Output) -> Value {
-    let text = stdout(out);
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}{}", stderr(out)))
-}
-
 /// An error `code` naming `file` (for a case clash, either of the twins).
 fn has_finding(doc: &Value, code: &str, file: &str) -> bool {
     let twin = (code == "name-case-clash").then(|| file.to_ascii_lowercase());
@@ -64,7 +60,7 @@ fn validate_release_sync_and_diff_refuse_every_hostile_name_before_writing() {
         let suite = suite.to_str().unwrap();
 
         let out = bqsuite(&["validate", suite, "--format", "json"]);
-        let doc = json_doc(&out);
+        let doc = json(&out);
         if code(&out) != 1 || !has_finding(&doc, want, &rel) {
             failures.push(format!("validate {name:?}: exit {}, {doc}", code(&out)));
         }
@@ -90,7 +86,7 @@ fn validate_release_sync_and_diff_refuse_every_hostile_name_before_writing() {
             "--format",
             "json",
         ]);
-        if code(&out) != 1 || !has_finding(&json_doc(&out), want, &rel) || dist.exists() {
+        if code(&out) != 1 || !has_finding(&json(&out), want, &rel) || dist.exists() {
             failures.push(format!(
                 "release {name:?}: exit {}, {}",
                 code(&out),
@@ -114,7 +110,7 @@ fn validate_release_sync_and_diff_refuse_every_hostile_name_before_writing() {
             "--format",
             "json",
         ]);
-        if code(&out) != 1 || !has_finding(&json_doc(&out), want, &rel) {
+        if code(&out) != 1 || !has_finding(&json(&out), want, &rel) {
             failures.push(format!(
                 "sync {name:?}: exit {}, {}",
                 code(&out),
@@ -127,7 +123,7 @@ fn validate_release_sync_and_diff_refuse_every_hostile_name_before_writing() {
 
         let bundled = bundled_suite();
         let out = bqsuite(&["diff", bundled.to_str().unwrap(), suite, "--format", "json"]);
-        if code(&out) != 1 || !has_finding(&json_doc(&out), want, &rel) {
+        if code(&out) != 1 || !has_finding(&json(&out), want, &rel) {
             failures.push(format!(
                 "diff {name:?}: exit {}, {}",
                 code(&out),
@@ -190,7 +186,7 @@ fn fetch_check_and_update_refuse_a_release_with_a_name_outside_the_layout() {
                 work.path(),
                 &[mode, &version, copy, "--format", "json"],
             );
-            let doc = json_doc(&out);
+            let doc = json(&out);
             let codes: Vec<&str> = doc["diagnostics"]
                 .as_array()
                 .map(|d| d.iter().filter_map(|d| d["code"].as_str()).collect())

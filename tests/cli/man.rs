@@ -6,10 +6,10 @@
 
 use std::collections::BTreeSet;
 use std::fs;
-use std::path::Path;
 
-use crate::kit::{bqsuite, code, stderr, stdout};
 use serde_json::Value;
+
+use crate::kit::{bqsuite, code, root, stderr, stdout};
 
 /// Roff as a reader sees it: `\-` is a dash, font changes dropped.
 fn plain(page: &str) -> String {
@@ -289,7 +289,7 @@ fn every_command_help_ends_with_examples() {
 /// with a constant holding the name.
 fn variables_read_by_the_source() -> BTreeSet<String> {
     let mut texts = Vec::new();
-    let mut stack = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("src")];
+    let mut stack = vec![root().join("src")];
     while let Some(dir) = stack.pop() {
         for entry in fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();

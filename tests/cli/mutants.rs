@@ -15,7 +15,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use crate::kit::*;
 use bqsuite::eval::mutants::assess::{Assessment, assess};
 use bqsuite::eval::mutants::{self, catalogue};
 use bqsuite::eval::outcome::Verdict;
@@ -23,6 +22,8 @@ use bqsuite::eval::{evaluate, evaluate_mutant};
 use bqsuite::suite::ids::section_cases;
 use bqsuite::suite::load;
 use serde_json::Value;
+
+use crate::kit::*;
 
 /// The mutants no case of the real 1.8.0 kills, with the section the finding names (the first
 /// section of the mutant's `sections`). They are the survivors marked in the family files:
@@ -78,27 +79,13 @@ fn assess_dir(root: &Path) -> Assessment {
     assess(suite.require_manifest().unwrap(), &suite)
 }
 
-/// Every file under `dir` (relative `/`-separated path → bytes).
-fn read_tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    for entry in walkdir::WalkDir::new(dir) {
-        let entry = entry.unwrap();
-        if entry.file_type().is_file() {
-            let rel = entry.path().strip_prefix(dir).unwrap();
-            let rel = rel.to_string_lossy().replace('\\', "/");
-            out.insert(rel, std::fs::read(entry.path()).unwrap());
-        }
-    }
-    out
-}
-
 /// The bundled suite with `proposal/` merged in (as `--proposal` merges it): its manifest and
 /// its text files.
 fn with_proposal() -> (Value, BTreeMap<String, String>) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = root();
     let merged = bqsuite::suite::overlay::merge_files(
-        &read_tree(&bundled_suite()),
-        &read_tree(&root.join("proposal")),
+        &files(&bundled_suite()),
+        &files(&root.join("proposal")),
     )
     .unwrap_or_else(|c| panic!("the proposal does not merge: {c:?}"));
     let files: BTreeMap<String, String> = merged
@@ -111,7 +98,7 @@ fn with_proposal() -> (Value, BTreeMap<String, String>) {
 
 /// The ids (`section`, case id) of the cases the proposal adds.
 fn proposal_cases() -> BTreeSet<(String, String)> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("proposal/manifest.json");
+    let path = root().join("proposal/manifest.json");
     let overlay: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let mut out = BTreeSet::new();
     for (section, block) in overlay.as_object().unwrap() {
@@ -144,8 +131,7 @@ fn mutants_json(args: &[&str]) -> (i32, Value) {
     all.extend_from_slice(args);
     all.extend(["--format", "json"]);
     let out = bqsuite(&all);
-    let doc: Value = serde_json::from_str(&stdout(&out)).expect("one JSON document");
-    (code(&out), doc)
+    (code(&out), json(&out))
 }
 
 fn check_kill_records(results: &[Value]) {
@@ -249,7 +235,7 @@ fn the_real_suite_lets_exactly_the_marked_survivors_through() {
 
 #[test]
 fn the_proposal_kills_every_mutant() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = root();
     let suite = bundled_suite();
     let proposal = root.join("proposal");
     let args = [

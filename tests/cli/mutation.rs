@@ -10,10 +10,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::kit;
 use bqsuite::suite::ids::escape_token;
 use bqsuite::suite::index::CaseIndex;
 use serde_json::{Value, json};
+
+use crate::kit;
 
 /// Whether a case field states an expected outcome (everything else is input or prose).
 fn is_expectation(field: &str) -> bool {

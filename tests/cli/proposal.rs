@@ -9,11 +9,11 @@
 //! does from the repository root.
 
 use std::fs;
-use std::path::Path;
 
-use crate::kit::*;
 use bqsuite::suite::ids::section_cases;
 use serde_json::{Value, json};
+
+use crate::kit::*;
 
 /// A temporary repository root with `suite/` and `proposal/`.
 struct Repo {
@@ -23,7 +23,7 @@ struct Repo {
 impl Repo {
     fn new() -> Repo {
         let dir = tempfile::tempdir().unwrap();
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let root = root();
         copy_tree(&bundled_suite(), &dir.path().join("suite"));
         copy_tree(&root.join("proposal"), &dir.path().join("proposal"));
         Repo { dir }
@@ -63,18 +63,8 @@ impl Repo {
         let mut all = args.to_vec();
         all.extend(["--format", "json"]);
         let out = self.run(&all, false);
-        let doc = serde_json::from_str(&stdout(&out)).expect("one JSON document");
-        (code(&out), doc)
+        (code(&out), json(&out))
     }
-}
-
-fn findings<'a>(doc: &'a Value, code_name: &str) -> Vec<&'a Value> {
-    doc["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|d| d["code"] == code_name)
-        .collect()
 }
 
 const VALIDATE: [&str; 4] = ["validate", "suite", "--proposal", "proposal"];

@@ -3,23 +3,18 @@
 //! re-derive every case, and read the real history with `diff` as it happened.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use crate::kit;
-use crate::kit::{bqsuite, code, copy_tree, stdout};
 use bqsuite::suite::ids::section_cases;
 use bqsuite::suite::index::METADATA_KEYS;
 use serde_json::Value;
 
+use crate::kit;
+use crate::kit::{bqsuite, code, copy_tree, real_release, root, stdout};
+
 const REAL: [&str; 8] = [
     "1.0.0", "1.2.0", "1.3.0", "1.4.0", "1.5.0", "1.6.0", "1.7.0", "1.8.0",
 ];
-
-fn real(version: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/real-releases")
-        .join(version)
-}
 
 fn json_of(args: &[&str]) -> (i32, Value) {
     let out = bqsuite(args);
@@ -40,7 +35,7 @@ fn codes(doc: &Value) -> Vec<String> {
 #[test]
 fn every_real_release_is_valid_under_the_rules_of_its_version() {
     for v in REAL {
-        let dir = real(v);
+        let dir = real_release(v);
         let (exit, doc) = json_of(&["validate", dir.to_str().unwrap(), "--format", "json"]);
         assert_eq!(exit, 0, "{v}: {:#?}", codes(&doc));
         assert!(codes(&doc).is_empty(), "{v}: {:#?}", codes(&doc));
@@ -49,7 +44,7 @@ fn every_real_release_is_valid_under_the_rules_of_its_version() {
 
 #[test]
 fn the_evaluator_re_derives_all_710_cases_of_1_8_0_with_none_skipped() {
-    let dir = real("1.8.0");
+    let dir = real_release("1.8.0");
     let out = bqsuite(&["validate", dir.to_str().unwrap()]);
     assert_eq!(code(&out), 0, "{}", stdout(&out));
     assert!(
@@ -64,7 +59,7 @@ fn the_evaluator_re_derives_all_710_cases_of_1_8_0_with_none_skipped() {
 #[test]
 fn the_bundled_suite_is_the_real_1_8_0_byte_for_byte() {
     let bundled = kit::bundled_suite();
-    let real = real("1.8.0");
+    let real = real_release("1.8.0");
     let files = |root: &Path| -> Vec<(String, Vec<u8>)> {
         let mut out: Vec<(String, Vec<u8>)> = walkdir::WalkDir::new(root)
             .into_iter()
@@ -96,7 +91,7 @@ fn the_bundled_suite_is_the_real_1_8_0_byte_for_byte() {
 fn a_broken_old_release_is_still_an_error_with_file_and_pointer() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("suite");
-    copy_tree(&real("1.4.0"), &dir);
+    copy_tree(&real_release("1.4.0"), &dir);
     let manifest = dir.join("manifest.json");
     let mut m: Value = serde_json::from_str(&fs::read_to_string(&manifest).unwrap()).unwrap();
     m["cases"][0]["valid"] = Value::String("yes".into());
@@ -125,7 +120,7 @@ fn a_broken_old_release_is_still_an_error_with_file_and_pointer() {
 fn a_section_newer_than_bqsuite_is_a_warning_naming_it() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("suite");
-    copy_tree(&real("1.8.0"), &dir);
+    copy_tree(&real_release("1.8.0"), &dir);
     fs::write(dir.join("CONFORMANCE_VERSION"), "1.9.0\n").unwrap();
     let manifest = dir.join("manifest.json");
     let mut m: Value = serde_json::from_str(&fs::read_to_string(&manifest).unwrap()).unwrap();
@@ -156,7 +151,7 @@ fn a_section_newer_than_bqsuite_is_a_warning_naming_it() {
 #[test]
 fn diff_reads_the_real_history_right() {
     for pair in REAL.windows(2) {
-        let (old, new) = (real(pair[0]), real(pair[1]));
+        let (old, new) = (real_release(pair[0]), real_release(pair[1]));
         let (exit, doc) = json_of(&[
             "diff",
             old.to_str().unwrap(),
@@ -236,7 +231,7 @@ fn assert_sound_and_additive(proposal: &Path) {
 /// The project's proposal merges over the real suite, validates, and only adds.
 #[test]
 fn the_proposal_is_sound_and_additive_over_the_real_suite() {
-    assert_sound_and_additive(&Path::new(env!("CARGO_MANIFEST_DIR")).join("proposal"));
+    assert_sound_and_additive(&root().join("proposal"));
 }
 
 /// Step 6 of the maintainer's guide after a correct new case: the check above holds as it is.
@@ -244,10 +239,7 @@ fn the_proposal_is_sound_and_additive_over_the_real_suite() {
 fn a_new_valid_proposal_case_needs_no_test_edit() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("proposal");
-    copy_tree(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("proposal"),
-        &dir,
-    );
+    copy_tree(&root().join("proposal"), &dir);
     let manifest = dir.join("manifest.json");
     let mut m: Value = serde_json::from_str(&fs::read_to_string(&manifest).unwrap()).unwrap();
     let cases = m["kafka"]["attempts_reconciliation"]["cases"]

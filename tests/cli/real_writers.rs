@@ -15,11 +15,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use serde_json::Value;
+
 use crate::kit;
 use crate::kit::tarball::Mirror;
-use crate::kit::{command, copy_tree};
-use crate::kit::{sha256_hex, snapshot};
-use serde_json::Value;
+use crate::kit::{command, copy_tree, real_release, sha256_hex, snapshot, text};
 
 const VERSIONS: [&str; 4] = ["1.5.0", "1.6.0", "1.7.0", "1.8.0"];
 const LEVELS: [u32; 3] = [1, 6, 9];
@@ -123,10 +123,6 @@ fn gzip(level: u32, tar: &[u8]) -> Vec<u8> {
     )
 }
 
-fn real_release(version: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/data/real-releases/{version}"))
-}
-
 /// The release root of `version` as its asset holds it (the vendored files and LICENSE), in a
 /// fresh directory.
 fn staged(version: &str) -> (tempfile::TempDir, String) {
@@ -134,7 +130,7 @@ fn staged(version: &str) -> (tempfile::TempDir, String) {
     let root = format!("babelqueue-conformance-{version}");
     copy_tree(&real_release(version), &dir.path().join(&root));
     fs::copy(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("LICENSE-suite"),
+        crate::kit::root().join("LICENSE-suite"),
         dir.path().join(&root).join("LICENSE"),
     )
     .unwrap();
@@ -158,14 +154,6 @@ fn bq(mirror: &Mirror, args: &[&str]) -> std::process::Output {
         .args(args)
         .output()
         .unwrap()
-}
-
-fn text(out: &std::process::Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
 }
 
 /// Fetches, checks, updates and diffs one asset; returns what went wrong, if anything.

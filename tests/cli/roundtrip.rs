@@ -14,11 +14,12 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::kit;
-use crate::kit::bundled_version;
 use bqsuite::archive::{self, verify};
 use proptest::prelude::*;
 use serde_json::{Value, json};
+
+use crate::kit;
+use crate::kit::{bundled_version, files, real_release};
 
 /// Edits applied to a copy of the bundled suite.
 #[derive(Debug, Clone)]
@@ -110,22 +111,6 @@ fn build(edits: &Edits) -> kit::SuiteCopy {
     }
     s.write("manifest.json", &text);
     s
-}
-
-/// Every regular file under `dir`, by `/`-separated relative path.
-fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    walkdir::WalkDir::new(dir)
-        .into_iter()
-        .map(Result::unwrap)
-        .filter(|e| e.file_type().is_file())
-        .map(|e| {
-            let rel = e.path().strip_prefix(dir).unwrap();
-            (
-                rel.to_str().unwrap().replace('\\', "/"),
-                fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect()
 }
 
 /// What the suite vendors (the released set), plus the LICENSE release adds.
@@ -279,10 +264,7 @@ fn single_byte_changes_are_refused_or_change_nothing(
 fn every_single_byte_change_of_a_real_asset_is_refused_or_changes_nothing() {
     let work = tempfile::tempdir().unwrap();
     let suite = work.path().join("suite");
-    kit::copy_tree(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/real-releases/1.4.0"),
-        &suite,
-    );
+    kit::copy_tree(&real_release("1.4.0"), &suite);
     fs::copy(kit::repo_license(), work.path().join("LICENSE")).unwrap();
     let asset = release(&suite, &work.path().join("dist"));
     let tried = single_byte_changes_are_refused_or_change_nothing(&asset, "1.4.0", |_| true);

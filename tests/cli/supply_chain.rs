@@ -4,11 +4,8 @@
 //! covers both the actions and the crates.
 
 use std::fs;
-use std::path::PathBuf;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+use crate::kit::root;
 
 /// action.yml and every .github/workflows/*.yml, with their text.
 fn files() -> Vec<(String, String)> {

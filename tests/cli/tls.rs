@@ -6,23 +6,23 @@
 //! (other-ca.pem); all valid until 2126.
 #![cfg(all(unix, not(target_vendor = "apple")))]
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::kit;
-use crate::kit::sha256_hex;
-use crate::kit::tarball::{VERSION, asset_name, gz, release_entries, tar};
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 
+use crate::kit;
+use crate::kit::data;
+use crate::kit::server::read_head;
+use crate::kit::tarball::{VERSION, asset_name, gz, release_entries, sums_for, tar};
+
 fn tls_data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/tls")
-        .join(name)
+    data("tls").join(name)
 }
 
 /// Serves `files` (by the last segment of the request path) over https on 127.0.0.1, one
@@ -51,16 +51,10 @@ fn https_server(files: Vec<(String, Vec<u8>)>) -> String {
             let _ = tcp.set_read_timeout(Some(Duration::from_secs(10)));
             let conn = rustls::ServerConnection::new(config.clone()).unwrap();
             let mut tls = rustls::StreamOwned::new(conn, tcp);
-            let mut head = Vec::new();
-            let mut byte = [0u8; 1];
             // A failed handshake (the client refused the certificate) ends the read here.
-            while !head.ends_with(b"\r\n\r\n") && head.len() < 16 * 1024 {
-                match tls.read(&mut byte) {
-                    Ok(1) => head.push(byte[0]),
-                    _ => break,
-                }
-            }
-            let head = String::from_utf8_lossy(&head).into_owned();
+            let Some(head) = read_head(&mut tls) else {
+                continue;
+            };
             let Some(path) = head.split_whitespace().nth(1) else {
                 continue;
             };
@@ -89,10 +83,10 @@ fn https_server(files: Vec<(String, Vec<u8>)>) -> String {
 /// A server holding a small release of VERSION and its SHA256SUMS.
 fn mirror() -> String {
     let asset = gz(&tar(&release_entries(VERSION)));
-    let sums = format!("{}  {}\n", sha256_hex(&asset), asset_name(VERSION));
+    let sums = sums_for(VERSION, &asset);
     https_server(vec![
         (asset_name(VERSION), asset),
-        ("SHA256SUMS".into(), sums.into_bytes()),
+        ("SHA256SUMS".into(), sums),
     ])
 }
 

@@ -13,14 +13,16 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use crate::kit;
-use crate::kit::tarball::*;
 use bqsuite::diag::{self, Diagnostic, Report};
 use bqsuite::github::{self, Workspace};
 use bqsuite::results::matrix;
 use bqsuite::show;
 use proptest::prelude::*;
 use serde_json::{Value, json};
+
+use crate::kit;
+use crate::kit::tarball::*;
+use crate::kit::{reference_results, strip_styles};
 
 /// Strings an attacker would pick: line breaks followed by workflow commands, the legacy form,
 /// bidi overrides, terminal escapes, Unicode line separators and NEL.
@@ -89,29 +91,6 @@ fn assert_safe_file(what: &str, text: &str, annotations: bool) {
 }
 
 // ------------------------------------------------------------------------- property test
-
-/// `text` without SGR sequences (`ESC [ digits;… m`).
-fn strip_styles(text: &str) -> String {
-    let mut out = String::new();
-    let mut rest = text;
-    while let Some(i) = rest.find('\u{1b}') {
-        out.push_str(&rest[..i]);
-        let after = &rest[i + 1..];
-        let body = after.strip_prefix('[').unwrap_or("");
-        let end = body.find(|c: char| !(c.is_ascii_digit() || c == ';'));
-        match end {
-            Some(e) if after.starts_with('[') && body[e..].starts_with('m') => {
-                rest = &body[e + 1..];
-            }
-            _ => {
-                out.push('\u{1b}');
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
 
 fn hostile_char() -> impl Strategy<Value = char> {
     prop_oneof![
@@ -310,13 +289,6 @@ fn archive_entry_names_are_shown_safely() {
     }
 }
 
-/// The reference model's results for the bundled suite.
-fn reference() -> Value {
-    let out = kit::bqsuite(&["eval", "suite"]);
-    assert_eq!(kit::code(&out), 0, "{}", kit::stderr(&out));
-    serde_json::from_str(&kit::stdout(&out)).unwrap()
-}
-
 fn hostile_results(dir: &Path, reference: &Value) -> Vec<PathBuf> {
     let mut files = Vec::new();
     for (i, h) in HOSTILE.iter().enumerate() {
@@ -345,7 +317,7 @@ fn hostile_results(dir: &Path, reference: &Value) -> Vec<PathBuf> {
 #[test]
 fn results_check_and_matrix_show_hostile_names_ids_and_reasons_safely() {
     let work = tempfile::tempdir().unwrap();
-    let files = hostile_results(work.path(), &reference());
+    let files = hostile_results(work.path(), &reference_results());
     let suite = kit::bundled_suite();
     let mut args: Vec<String> = vec!["results".into(), "check".into()];
     args.extend(files.iter().map(|p| p.display().to_string()));

@@ -8,7 +8,6 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use crate::kit::*;
-use serde_json::Value;
 
 /// Where the SDK repositories vendor the suite today (the old sync script's list).
 const REAL_TARGETS: [&str; 25] = [
@@ -60,17 +59,6 @@ const EDITED: &str = "babelqueue-python/tests/conformance";
 /// A package whose copy was never vendored.
 const FRESH: &str = "babelqueue-node-adapters/packages/rabbitmq/test/conformance";
 
-/// The real published 1.0.0, the release the OLD copies are on.
-fn release_1_0_0() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/real-releases/1.0.0")
-}
-
-/// The shipped targets file: at the repository root, beside suite/ (which is byte for byte the
-/// real release).
-fn repo_targets() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("sync-targets.txt")
-}
-
 /// The vendored set of a suite directory: relative path -> bytes.
 fn vendored_set(suite: &Path) -> BTreeMap<String, Vec<u8>> {
     let mut out = BTreeMap::new();
@@ -103,27 +91,9 @@ fn write_set(dir: &Path, set: &BTreeMap<String, Vec<u8>>) {
     }
 }
 
-/// Every file under `root` (relative path -> bytes), links and directories aside.
-fn all_files(root: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    for entry in walkdir::WalkDir::new(root).min_depth(1) {
-        let entry = entry.unwrap();
-        if entry.file_type().is_file() {
-            let rel = entry
-                .path()
-                .strip_prefix(root)
-                .unwrap()
-                .to_string_lossy()
-                .into_owned();
-            out.insert(rel, fs::read(entry.path()).unwrap());
-        }
-    }
-    out
-}
-
 /// Files outside the 25 vendored sets (SDK sources, project files, notes beside the data).
 fn outside_vendored_sets(root: &Path) -> BTreeMap<String, Vec<u8>> {
-    all_files(root)
+    files(root)
         .into_iter()
         .filter(|(rel, _)| {
             !REAL_TARGETS.iter().any(|t| {
@@ -159,7 +129,7 @@ impl RealWorkspace {
         copy_tree(&bundled_suite(), &w.repo().join("suite"));
         fs::copy(repo_targets(), w.repo().join("sync-targets.txt")).unwrap();
         let current = vendored_set(&bundled_suite());
-        let old = vendored_set(&release_1_0_0());
+        let old = vendored_set(&real_release("1.0.0"));
         for target in REAL_TARGETS {
             let repo = target.split('/').next().unwrap();
             if NOT_CLONED.contains(&repo) {
@@ -221,11 +191,6 @@ fn expected_drift(
     out
 }
 
-fn json(out: &Output) -> Value {
-    serde_json::from_str(&stdout(out))
-        .unwrap_or_else(|e| panic!("{e}: {}{}", stdout(out), stderr(out)))
-}
-
 #[test]
 fn the_shipped_targets_are_the_real_ones() {
     // Not inside suite/, which is byte for byte the release.
@@ -242,13 +207,13 @@ fn the_shipped_targets_are_the_real_ones() {
 #[test]
 fn check_reports_every_targets_true_status_and_exact_files() {
     let w = RealWorkspace::new();
-    let before = all_files(w.dir.path());
+    let before = files(w.dir.path());
     let out = w.run(&["sync", "--check", "--workspace", "..", "--format", "json"]);
     assert_eq!(code(&out), 1, "{}", stderr(&out));
-    assert_eq!(all_files(w.dir.path()), before, "--check wrote something");
+    assert_eq!(files(w.dir.path()), before, "--check wrote something");
     let doc = json(&out);
     let current = vendored_set(&bundled_suite());
-    let old = vendored_set(&release_1_0_0());
+    let old = vendored_set(&real_release("1.0.0"));
     let mut edited = current.clone();
     edited.insert(
         "fixtures/order-created.json".into(),

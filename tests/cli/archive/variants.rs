@@ -8,10 +8,10 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::io::Write;
 
-use crate::kit::tarball::*;
 use bqsuite::archive::verify::{self, Collect, Limits};
-use bqsuite::release::gzip::GzipWriter;
 use bqsuite::release::{Member, build_asset};
+
+use crate::kit::tarball::*;
 
 fn unpacked(asset: &[u8]) -> Result<BTreeMap<String, Vec<u8>>, (String, String)> {
     let mut sink = Collect::default();
@@ -25,12 +25,6 @@ fn unpacked(asset: &[u8]) -> Result<BTreeMap<String, Vec<u8>>, (String, String)>
 
 fn verdict(asset: &[u8]) -> Result<(), (String, String)> {
     unpacked(asset).map(drop)
-}
-
-fn gz_at(level: u32, bytes: &[u8]) -> Vec<u8> {
-    let mut w = GzipWriter::new(Vec::new(), level).unwrap();
-    w.write_all(bytes).unwrap();
-    w.finish().unwrap()
 }
 
 fn without(entries: &[Entry], pred: impl Fn(&Entry) -> bool) -> Vec<Entry> {

@@ -8,14 +8,12 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 
-fn repo() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
+use crate::kit::root;
 
 /// Every Markdown file of the repository, outside build output, VCS data and fuzzing corpora.
 fn markdown_files() -> Vec<PathBuf> {
     const SKIP: [&str; 5] = ["target", "corpus", "artifacts", "logs", "node_modules"];
-    walkdir::WalkDir::new(repo())
+    walkdir::WalkDir::new(root())
         .sort_by_file_name()
         .into_iter()
         .filter_entry(|e| {
@@ -265,13 +263,13 @@ fn every_relative_link_and_anchor_resolves() {
         assert!(
             files
                 .iter()
-                .any(|f| f.strip_prefix(repo()).unwrap() == Path::new(expected)),
+                .any(|f| f.strip_prefix(root()).unwrap() == Path::new(expected)),
             "{expected} is not among the Markdown files checked: {files:?}"
         );
     }
     let mut problems = Vec::new();
     for file in &files {
-        problems.extend(broken_links(repo(), file.strip_prefix(repo()).unwrap()));
+        problems.extend(broken_links(root(), file.strip_prefix(root()).unwrap()));
     }
     assert!(
         problems.is_empty(),
@@ -339,7 +337,7 @@ const README_MAX_LINES: usize = 250;
 
 #[test]
 fn readme_is_a_short_entry_point() {
-    let readme = fs::read_to_string(repo().join("README.md")).unwrap();
+    let readme = fs::read_to_string(root().join("README.md")).unwrap();
     let lines = readme.lines().count();
     assert!(
         lines <= README_MAX_LINES,
@@ -349,7 +347,7 @@ fn readme_is_a_short_entry_point() {
 
 /// The README's first code block: its commands, without comments.
 fn readme_setup_commands() -> Vec<String> {
-    let readme = fs::read_to_string(repo().join("README.md")).unwrap();
+    let readme = fs::read_to_string(root().join("README.md")).unwrap();
     let mut lines = readme.lines().skip_while(|l| !l.starts_with("```"));
     let open = lines.next().expect("README.md has a code block");
     assert!(open.starts_with("```"), "{open}");
@@ -362,7 +360,7 @@ fn readme_setup_commands() -> Vec<String> {
 
 #[test]
 fn readme_opens_with_the_main_job_and_the_ci_test_command() {
-    let readme = fs::read_to_string(repo().join("README.md")).unwrap();
+    let readme = fs::read_to_string(root().join("README.md")).unwrap();
     let first_content = readme
         .lines()
         .find(|l| !l.trim().is_empty() && !l.starts_with('#'))
@@ -377,7 +375,7 @@ fn readme_opens_with_the_main_job_and_the_ci_test_command() {
 
     // .ci/run's test command: the tools script, then the line that runs `cargo test` (after its
     // env prefix).
-    let ci = fs::read_to_string(repo().join(".ci/run")).unwrap();
+    let ci = fs::read_to_string(root().join(".ci/run")).unwrap();
     let code: Vec<&str> = ci
         .lines()
         .filter(|l| !l.trim_start().starts_with('#'))

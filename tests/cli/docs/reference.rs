@@ -2,17 +2,14 @@
 //! finding code the source can emit, and docs/reference/commands.md every command and option the
 //! binary's `--help` prints.
 
-use crate::kit;
 use std::collections::BTreeSet;
 use std::fs;
-use std::path::Path;
 
-fn repo() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
+use crate::kit;
+use crate::kit::root;
 
 fn page(name: &str) -> String {
-    fs::read_to_string(repo().join("docs/reference").join(name)).unwrap()
+    fs::read_to_string(root().join("docs/reference").join(name)).unwrap()
 }
 
 /// Is `s` shaped like a finding code (kebab-case, at least two words)?
@@ -48,7 +45,7 @@ fn codes_in_source() -> BTreeSet<String> {
     let mut codes = BTreeSet::new();
     let mut constants = std::collections::BTreeMap::new();
     let mut named = BTreeSet::new();
-    for entry in walkdir::WalkDir::new(repo().join("src")) {
+    for entry in walkdir::WalkDir::new(root().join("src")) {
         let entry = entry.unwrap();
         if entry.path().extension().is_none_or(|x| x != "rs") {
             continue;

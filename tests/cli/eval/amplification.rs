@@ -11,9 +11,10 @@
 
 use std::fs;
 
-use crate::kit;
 use bqsuite::eval::model::decode::texts_decoded;
 use serde_json::{Value, json};
+
+use crate::kit;
 
 #[test]
 fn a_fixture_shared_by_a_thousand_cases_is_decoded_once() {

@@ -9,9 +9,10 @@ mod amplification;
 mod out;
 mod version;
 
-use crate::kit::*;
 use bqsuite::suite::index::CaseIndex;
 use serde_json::{Value, json};
+
+use crate::kit::*;
 
 fn results_validator() -> jsonschema::Validator {
     let schema: Value = serde_json::from_str(

@@ -1,14 +1,14 @@
 //! `bqsuite eval` never reports a made-up suite version.
 
 use std::fs;
-use std::path::Path;
+
+use serde_json::Value;
 
 use crate::kit::*;
-use serde_json::Value;
 
 #[test]
 fn a_suite_without_conformance_version_names_its_conformance_version_file() {
-    let upstream = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/upstream-suite");
+    let upstream = upstream();
     let out = bqsuite(&["eval", upstream.to_str().unwrap()]);
     let doc: Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(doc["conformance_version"], "1.0.0");

@@ -9,12 +9,13 @@ use std::path::Path;
 use std::process::Output;
 use std::time::{Duration, SystemTime};
 
+use bqsuite::fetch::{self, Limits, Network};
+use serde_json::Value;
+
 use crate::kit;
 use crate::kit::server::*;
 use crate::kit::tarball::*;
-use crate::kit::{sha256_hex, snapshot};
-use bqsuite::fetch::{self, Limits, Network};
-use serde_json::Value;
+use crate::kit::{real_release, sha256_hex, snapshot};
 
 /// Runs the binary with `BQ_CONFORMANCE_BASE_URL=base`.
 fn run(base: &str, args: &[&str]) -> Output {
@@ -1370,25 +1371,10 @@ fn the_comparison_is_reusable_on_two_directories() {
 #[test]
 fn fetch_check_of_the_bundled_suite_against_its_own_release_is_clean() {
     let suite = kit::bundled_suite();
-    let version = fs::read_to_string(suite.join("CONFORMANCE_VERSION"))
-        .unwrap()
-        .trim()
-        .to_string();
+    let version = kit::bundled_version();
     let dist = tempfile::tempdir().unwrap();
-    let out = kit::bqsuite(&[
-        "release",
-        suite.to_str().unwrap(),
-        "--out",
-        dist.path().to_str().unwrap(),
-    ]);
-    assert_eq!(
-        kit::code(&out),
-        0,
-        "release failed: {}{}",
-        kit::stdout(&out),
-        kit::stderr(&out)
-    );
-    let base = format!("file://{}", dist.path().display());
+    kit::released(&suite, dist.path());
+    let base = kit::file_url(dist.path());
     let (code, doc, stderr) = fetch_json(&base, &["--check", &version, suite.to_str().unwrap()]);
     assert_eq!(code, 0, "{doc:#} {stderr}");
     // Clean: suite/ is byte for byte the release (the targets file sits at the repository root),
@@ -1396,9 +1382,7 @@ fn fetch_check_of_the_bundled_suite_against_its_own_release_is_clean() {
     assert!(findings(&doc).is_empty(), "{doc:#}");
     // The real published release kept in the tests checks clean against it too: suite/ is that
     // release, byte for byte.
-    let real = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/real-releases")
-        .join(&version);
+    let real = real_release(&version);
     let (code, doc, stderr) = fetch_json(&base, &["--check", &version, real.to_str().unwrap()]);
     assert_eq!(code, 0, "{doc:#} {stderr}");
     assert!(findings(&doc).is_empty(), "{doc:#}");

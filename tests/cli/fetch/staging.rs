@@ -6,33 +6,14 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-use crate::kit;
 use crate::kit::server::{Reply, Server, range_reply};
-use crate::kit::{bundled_suite, bundled_version, code, stderr, stdout};
+use crate::kit::{bundled_suite, bundled_version, code, released, run_in, stderr, stdout};
 
 /// The bundled suite released into `<dir>/mirror`; returns the asset's bytes.
 fn release_into(dir: &Path) -> Vec<u8> {
-    let mirror = dir.join("mirror");
-    let out = kit::bqsuite(&[
-        "release",
-        bundled_suite().to_str().unwrap(),
-        "--out",
-        mirror.to_str().unwrap(),
-    ]);
-    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
-    let name = format!("babelqueue-conformance-{}.tar.gz", bundled_version());
-    fs::read(mirror.join(name)).unwrap()
-}
-
-fn run_in(cwd: &Path, base: &str, args: &[&str]) -> Output {
-    kit::command()
-        .args(args)
-        .current_dir(cwd)
-        .env("BQ_CONFORMANCE_BASE_URL", base)
-        .output()
-        .unwrap()
+    fs::read(released(&bundled_suite(), &dir.join("mirror"))).unwrap()
 }
 
 fn names(dir: &Path) -> Vec<String> {
@@ -62,13 +43,21 @@ fn stale_staging_beside_a_bare_named_dir_is_removed() {
     fs::create_dir(&sdk).unwrap();
     let v = bundled_version();
     // A first fetch vendors the copy; then a dead fetch's staging is planted beside it.
-    let out = run_in(&sdk, &base, &["fetch", &v, "conformance"]);
+    let out = run_in(
+        &sdk,
+        &["fetch", &v, "conformance"],
+        &[("BQ_CONFORMANCE_BASE_URL", &base)],
+    );
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     for n in 0..2 {
         let stale: PathBuf = sdk.join(format!(".conformance.fetch-{}-{n}", dead_pid()));
         fs::create_dir_all(stale.join("tree/fixtures")).unwrap();
         fs::write(stale.join("asset.tar.gz"), "partial").unwrap();
-        let out = run_in(&sdk, &base, &["fetch", "--update", &v, "conformance"]);
+        let out = run_in(
+            &sdk,
+            &["fetch", "--update", &v, "conformance"],
+            &[("BQ_CONFORMANCE_BASE_URL", &base)],
+        );
         assert_eq!(code(&out), 0, "{}", stderr(&out));
         assert_eq!(
             names(&sdk),
@@ -79,7 +68,11 @@ fn stale_staging_beside_a_bare_named_dir_is_removed() {
     // And a plain fetch into a new bare-named directory.
     let stale = sdk.join(format!(".fresh.fetch-{}-0", dead_pid()));
     fs::create_dir_all(stale.join("tree")).unwrap();
-    let out = run_in(&sdk, &base, &["fetch", &v, "fresh"]);
+    let out = run_in(
+        &sdk,
+        &["fetch", &v, "fresh"],
+        &[("BQ_CONFORMANCE_BASE_URL", &base)],
+    );
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(names(&sdk), ["conformance", "fresh"]);
 }
@@ -140,7 +133,11 @@ fn a_dir_swapped_for_a_link_during_the_download_is_not_written_through() {
     let sdk = work.path().join("sdk");
     fs::create_dir(&sdk).unwrap();
     let v = bundled_version();
-    let out = run_in(&sdk, &base, &["fetch", &v, "conformance"]);
+    let out = run_in(
+        &sdk,
+        &["fetch", &v, "conformance"],
+        &[("BQ_CONFORMANCE_BASE_URL", &base)],
+    );
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     // The copy is stale (so --update writes), and a directory elsewhere looks like a copy.
     fs::remove_file(sdk.join("conformance/CONFORMANCE_VERSION")).unwrap();
@@ -167,7 +164,11 @@ fn a_dir_swapped_for_a_link_during_the_download_is_not_written_through() {
         Reply::status(404)
     });
     let http = format!("{}/v{{version}}", server.base);
-    let out = run_in(&sdk, &http, &["fetch", "--update", &v, "conformance"]);
+    let out = run_in(
+        &sdk,
+        &["fetch", "--update", &v, "conformance"],
+        &[("BQ_CONFORMANCE_BASE_URL", &http)],
+    );
     assert_eq!(code(&out), 2, "{}{}", stdout(&out), stderr(&out));
     let err = stderr(&out);
     assert!(
@@ -208,7 +209,11 @@ fn a_dir_swapped_for_a_link_during_the_download_is_not_written_through() {
         Reply::status(404)
     });
     let http = format!("{}/v{{version}}", server.base);
-    let out = run_in(&sdk, &http, &["fetch", &v, "fresh"]);
+    let out = run_in(
+        &sdk,
+        &["fetch", &v, "fresh"],
+        &[("BQ_CONFORMANCE_BASE_URL", &http)],
+    );
     assert_eq!(code(&out), 2, "{}{}", stdout(&out), stderr(&out));
     assert!(stderr(&out).contains("changed while"), "{}", stderr(&out));
     assert_eq!(names(&elsewhere), ["manifest.json"]);

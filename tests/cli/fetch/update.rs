@@ -4,11 +4,12 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::{Duration, SystemTime};
 
-use crate::kit::*;
 use serde_json::Value;
+
+use crate::kit::*;
 
 /// A file:// mirror holding the release of the bundled suite, and an SDK checkout beside it.
 struct Setup {
@@ -18,20 +19,13 @@ struct Setup {
 impl Setup {
     fn new() -> Setup {
         let dir = tempfile::tempdir().unwrap();
-        let mirror = dir.path().join("mirror");
-        let out = bqsuite(&[
-            "release",
-            bundled_suite().to_str().unwrap(),
-            "--out",
-            mirror.to_str().unwrap(),
-        ]);
-        assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+        released(&bundled_suite(), &dir.path().join("mirror"));
         fs::create_dir_all(dir.path().join("sdk")).unwrap();
         Setup { dir }
     }
 
     fn mirror_url(&self) -> String {
-        format!("file://{}", self.dir.path().join("mirror").display())
+        file_url(&self.dir.path().join("mirror"))
     }
 
     fn sdk(&self) -> PathBuf {
@@ -46,10 +40,7 @@ impl Setup {
     /// files beside it.
     fn old_copy(&self) {
         let copy = self.copy();
-        copy_tree(
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/real-releases/1.0.0"),
-            &copy,
-        );
+        copy_tree(&real_release("1.0.0"), &copy);
         fs::write(
             copy.join("ConformanceTest.php"),
             "<?php // the SDK's runner\n",
@@ -60,17 +51,13 @@ impl Setup {
 
     /// Runs bqsuite in the SDK checkout with the mirror as the release location.
     fn run(&self, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_bqsuite"))
-            .args(args)
-            .current_dir(self.sdk())
-            .env("BQ_CONFORMANCE_BASE_URL", self.mirror_url())
-            .output()
-            .unwrap()
+        let url = self.mirror_url();
+        run_in(&self.sdk(), args, &[("BQ_CONFORMANCE_BASE_URL", &url)])
     }
 }
 
 /// Every file under `dir` with its bytes and mtime.
-fn files(dir: &Path) -> BTreeMap<String, (Vec<u8>, SystemTime)> {
+fn files_with_mtimes(dir: &Path) -> BTreeMap<String, (Vec<u8>, SystemTime)> {
     let mut out = BTreeMap::new();
     for e in walkdir::WalkDir::new(dir).min_depth(1) {
         let e = e.unwrap();
@@ -135,7 +122,11 @@ fn a_red_check_names_the_update_that_makes_it_green_and_keeps_sdk_files() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     assert_eq!(names, ["conformance"]);
-    assert!(files(&copy).keys().all(|k| !k.contains(".tmp-")));
+    assert!(
+        files_with_mtimes(&copy)
+            .keys()
+            .all(|k| !k.contains(".tmp-"))
+    );
 }
 
 #[test]
@@ -160,7 +151,7 @@ fn update_leaves_identical_files_untouched_and_reports_what_it_wrote() {
     }
     fs::write(s.copy().join("fixtures/order-created.json"), "{}").unwrap();
     fs::write(s.copy().join("fixtures/stray.json"), "{}").unwrap();
-    let before = files(&s.copy());
+    let before = files_with_mtimes(&s.copy());
     let out = s.run(&[
         "fetch",
         "--update",
@@ -179,7 +170,7 @@ fn update_leaves_identical_files_untouched_and_reports_what_it_wrote() {
         doc["data"]["deleted"],
         serde_json::json!(["fixtures/stray.json"])
     );
-    let after = files(&s.copy());
+    let after = files_with_mtimes(&s.copy());
     for (rel, (bytes, mtime)) in &after {
         if rel != "fixtures/order-created.json" {
             assert_eq!(Some(&(bytes.clone(), *mtime)), before.get(rel), "{rel}");
@@ -212,7 +203,7 @@ fn update_refuses_what_is_not_a_vendored_copy_and_writes_nothing() {
     // A directory of the SDK's own that holds no manifest.json.
     fs::create_dir_all(s.sdk().join("src")).unwrap();
     fs::write(s.sdk().join("src/main.go"), "package main\n").unwrap();
-    let before = files(s.dir.path());
+    let before = files_with_mtimes(s.dir.path());
     let out = s.run(&["fetch", "--update", &v, "src"]);
     assert_eq!(code(&out), 2);
     assert!(
@@ -220,14 +211,14 @@ fn update_refuses_what_is_not_a_vendored_copy_and_writes_nothing() {
         "{}",
         stderr(&out)
     );
-    assert_eq!(files(s.dir.path()), before);
+    assert_eq!(files_with_mtimes(s.dir.path()), before);
 
     #[cfg(unix)]
     {
         // DIR is a link, or holds one.
         s.old_copy();
         std::os::unix::fs::symlink(s.copy(), s.sdk().join("link")).unwrap();
-        let before = files(s.dir.path());
+        let before = files_with_mtimes(s.dir.path());
         let out = s.run(&["fetch", "--update", &v, "link"]);
         assert_eq!(code(&out), 2);
         assert!(stderr(&out).contains("symbolic link"), "{}", stderr(&out));
@@ -235,11 +226,11 @@ fn update_refuses_what_is_not_a_vendored_copy_and_writes_nothing() {
         fs::create_dir_all(&outside).unwrap();
         fs::remove_dir_all(s.copy().join("schema")).unwrap();
         std::os::unix::fs::symlink(&outside, s.copy().join("schema")).unwrap();
-        let before_links = files(s.dir.path());
+        let before_links = files_with_mtimes(s.dir.path());
         let out = s.run(&["fetch", "--update", &v, "tests/conformance"]);
         assert_eq!(code(&out), 2);
         assert!(stderr(&out).contains("`schema`"), "{}", stderr(&out));
-        assert_eq!(files(s.dir.path()), before_links);
+        assert_eq!(files_with_mtimes(s.dir.path()), before_links);
         assert_eq!(fs::read_dir(&outside).unwrap().count(), 0);
         drop(before);
     }
@@ -259,7 +250,7 @@ fn update_refuses_an_archive_the_checks_refuse() {
     let last = bytes.len() - 20;
     bytes[last] ^= 1;
     fs::write(&asset, bytes).unwrap();
-    let before = files(s.dir.path());
+    let before = files_with_mtimes(s.dir.path());
     let out = s.run(&["fetch", "--update", &v, "tests/conformance"]);
     assert_eq!(code(&out), 1, "{}", stderr(&out));
     assert!(
@@ -267,7 +258,7 @@ fn update_refuses_an_archive_the_checks_refuse() {
         "{}",
         stdout(&out)
     );
-    assert_eq!(files(s.dir.path()), before);
+    assert_eq!(files_with_mtimes(s.dir.path()), before);
 }
 
 #[cfg(unix)]
@@ -282,7 +273,7 @@ fn update_of_a_read_only_copy_fails_naming_the_file_and_leaves_every_file_whole(
         make_writable(&fixtures);
         return;
     }
-    let before = files(&s.copy());
+    let before = files_with_mtimes(&s.copy());
     let out = s.run(&["fetch", "--update", &v, "tests/conformance"]);
     make_writable(&fixtures);
     assert_eq!(code(&out), 2, "{}{}", stdout(&out), stderr(&out));
@@ -290,7 +281,7 @@ fn update_of_a_read_only_copy_fails_naming_the_file_and_leaves_every_file_whole(
     assert!(err.contains("tests/conformance/fixtures/"), "{err}");
     assert!(!err.contains(".tmp-"), "{err}");
     // Files are old or new, never torn; the version still says the old one.
-    let after = files(&s.copy());
+    let after = files_with_mtimes(&s.copy());
     let release = bundled_suite();
     for (rel, (bytes, _)) in &after {
         let old = before.get(rel).map(|(b, _)| b);
@@ -350,21 +341,13 @@ fn conflicting_checksum_lines_are_refused() {
         assert_eq!(fs::read_dir(s.sdk().join("fresh")).unwrap().count(), 0);
     }
 }
-fn update_env(dist: &Path) -> String {
-    format!("file://{}", dist.display())
-}
 
+/// Issue 21, item 8: a newcomer could not tell what `--update` deleted.
 #[test]
 fn fetch_update_names_every_file_it_deletes() {
     let work = tempfile::tempdir().unwrap();
     let dist = work.path().join("dist");
-    let out = bqsuite(&[
-        "release",
-        bundled_suite().to_str().unwrap(),
-        "--out",
-        dist.to_str().unwrap(),
-    ]);
-    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    released(&bundled_suite(), &dist);
     let copy = work.path().join("sdk/conformance");
     copy_tree(&real_release("1.7.0"), &copy);
     fs::write(copy.join("fixtures/local-one.json"), "{}").unwrap();
@@ -374,7 +357,7 @@ fn fetch_update_names_every_file_it_deletes() {
         command()
             .args(["fetch", "--update", &version, copy.to_str().unwrap()])
             .args(["--format", format])
-            .env("BQ_CONFORMANCE_BASE_URL", update_env(&dist))
+            .env("BQ_CONFORMANCE_BASE_URL", file_url(&dist))
             .env("CI", "true")
             .env_remove("SOURCE_DATE_EPOCH")
             .output()

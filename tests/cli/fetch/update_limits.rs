@@ -5,12 +5,13 @@ use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-use crate::kit::snapshot;
-use crate::kit::tarball::Mirror;
 use bqsuite::archive::verify::{self, Discard, Limits};
 use bqsuite::release::{Member, build_asset};
 use bqsuite::suite::limits::{MAX_FILES, SuiteLimits};
 use serde_json::Value;
+
+use crate::kit::snapshot;
+use crate::kit::tarball::Mirror;
 
 const VERSION: &str = "1.0.0";
 

@@ -1,9 +1,11 @@
 //! Running the real `bqsuite` binary as a user would (without the ambient environment that
 //! changes what it prints or where it connects), and reading what it printed.
 
+use std::ffi::OsStr;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::sync::OnceLock;
 
 use serde_json::Value;
 
@@ -36,7 +38,7 @@ pub fn command() -> Command {
 }
 
 /// Runs `bqsuite` with `args` in `cwd`.
-pub fn bqsuite_in(cwd: &Path, args: &[&str]) -> Output {
+pub fn bqsuite_in(cwd: &Path, args: &[impl AsRef<OsStr>]) -> Output {
     command()
         .args(args)
         .current_dir(cwd)
@@ -45,8 +47,8 @@ pub fn bqsuite_in(cwd: &Path, args: &[&str]) -> Output {
 }
 
 /// Runs `bqsuite` with `args` in the crate root.
-pub fn bqsuite(args: &[&str]) -> Output {
-    bqsuite_in(Path::new(env!("CARGO_MANIFEST_DIR")), args)
+pub fn bqsuite(args: &[impl AsRef<OsStr>]) -> Output {
+    bqsuite_in(super::root(), args)
 }
 
 pub fn stdout(o: &Output) -> String {
@@ -127,7 +129,7 @@ pub fn make_writable(dir: &Path) {
 }
 
 /// Runs `bqsuite` with `args` in `cwd`, with extra environment variables.
-pub fn run_in(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+pub fn run_in(cwd: &Path, args: &[impl AsRef<OsStr>], env: &[(&str, &str)]) -> Output {
     let mut cmd = command();
     cmd.args(args).current_dir(cwd);
     for (k, v) in env {
@@ -195,6 +197,33 @@ pub fn need_tool(program: &str, package: &str) -> PathBuf {
         .unwrap_or_else(|| {
             panic!("`{program}` is not installed: install the Debian package {package} (bash tests/tools.sh does)")
         })
+}
+
+/// The reference model's results for the bundled suite (`bqsuite eval suite`, run once).
+pub fn reference_results() -> Value {
+    static REFERENCE: OnceLock<Value> = OnceLock::new();
+    REFERENCE
+        .get_or_init(|| {
+            let out = bqsuite(&["eval", "suite"]);
+            assert_eq!(code(&out), 0, "eval failed: {}", stderr(&out));
+            serde_json::from_str(&stdout(&out)).expect("eval prints JSON")
+        })
+        .clone()
+}
+
+/// `sync --suite SUITE --workspace WS --targets TARGETS`, then `extra`.
+pub fn sync_args(suite: &Path, ws: &Path, targets: &Path, extra: &[&str]) -> Vec<String> {
+    let mut args: Vec<String> = vec![
+        "sync".into(),
+        "--suite".into(),
+        suite.to_str().unwrap().into(),
+        "--workspace".into(),
+        ws.to_str().unwrap().into(),
+        "--targets".into(),
+        targets.to_str().unwrap().into(),
+    ];
+    args.extend(extra.iter().map(|a| a.to_string()));
+    args
 }
 
 /// A process's standard output then its standard error.

@@ -201,9 +201,12 @@ pub fn tar_without_end(entries: &[Entry]) -> Vec<u8> {
 
 /// Compresses `bytes` as release does (its gzip header, its level).
 pub fn gz(bytes: &[u8]) -> Vec<u8> {
-    let mut w =
-        bqsuite::release::gzip::GzipWriter::new(Vec::new(), bqsuite::release::COMPRESSION_LEVEL)
-            .unwrap();
+    gz_at(bqsuite::release::COMPRESSION_LEVEL, bytes)
+}
+
+/// Compresses `bytes` with release's gzip writer at deflate level `level`.
+pub fn gz_at(level: u32, bytes: &[u8]) -> Vec<u8> {
+    let mut w = bqsuite::release::gzip::GzipWriter::new(Vec::new(), level).unwrap();
     w.write_all(bytes).unwrap();
     w.finish().unwrap()
 }

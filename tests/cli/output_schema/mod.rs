@@ -2,15 +2,16 @@
 //! completions, man, and refused command lines), in each outcome each has (clean, found a
 //! problem, could not run), against the published schema `docs/reference/output.schema.json`;
 //! and the facts in `data` checked against the world (the asset on disk, the real suite, the real
-//! releases). tests/output_schema_sdk.rs does the same for fetch, sync and results.
+//! releases). tests/cli/output_schema/sdk.rs does the same for fetch, sync and results.
 
 mod sdk;
 
 use std::fs;
 
+use serde_json::{Value, json};
+
 use crate::kit::schema::*;
 use crate::kit::*;
-use serde_json::{Value, json};
 
 // ---------------------------------------------------------------------------------- the schema
 

@@ -7,24 +7,19 @@
 use std::fs;
 use std::path::Path;
 
+use serde_json::{Value, json};
+
 use crate::kit::schema::*;
 use crate::kit::server::{Reply, Server};
 use crate::kit::*;
-use serde_json::{Value, json};
 
 // ---------------------------------------------------------------------------------- fetch
 
 /// A file:// mirror holding the release of the bundled suite, as `release` writes it.
 fn mirror() -> (tempfile::TempDir, String, String) {
     let dir = tempfile::tempdir().unwrap();
-    let out = bqsuite(&[
-        "release",
-        s(&bundled_suite()),
-        "--out",
-        s(&dir.path().join("mirror")),
-    ]);
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    let url = format!("file://{}", dir.path().join("mirror").display());
+    released(&bundled_suite(), &dir.path().join("mirror"));
+    let url = file_url(&dir.path().join("mirror"));
     let sha = sha256_of(
         &dir.path()
             .join("mirror/babelqueue-conformance-1.8.0.tar.gz"),
@@ -165,23 +160,9 @@ fn workspace(targets: &str) -> tempfile::TempDir {
     dir
 }
 
-fn sync_args<'a>(dir: &'a Path, suite: &'a Path, extra: &[&'a str]) -> Vec<String> {
-    let mut args = vec![
-        "sync".to_string(),
-        "--suite".into(),
-        suite.display().to_string(),
-        "--workspace".into(),
-        dir.join("ws").display().to_string(),
-        "--targets".into(),
-        dir.join("targets.txt").display().to_string(),
-    ];
-    args.extend(extra.iter().map(|a| a.to_string()));
-    args
-}
-
 fn run_sync(dir: &Path, extra: &[&str], exit: i32) -> Value {
     let suite = bundled_suite();
-    let args = sync_args(dir, &suite, extra);
+    let args = sync_args(&suite, &dir.join("ws"), &dir.join("targets.txt"), extra);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     run(dir, &args, &[], exit)
 }

@@ -11,17 +11,20 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use crate::kit;
-use crate::kit::*;
 use serde_json::Value;
+
+use crate::kit;
+use crate::kit::s as p;
+use crate::kit::tarball::asset_name;
+use crate::kit::*;
 
 /// sha256 of `bqsuite release` of the bundled suite/ (with the repository's LICENSE) and
 /// SOURCE_DATE_EPOCH unset. Any change to the suite's files, the LICENSE, or the packaging
 /// (headers, order, compression level, the calls made to the compressor, the pinned
 /// flate2/zlib-rs/tar versions) changes it, on purpose: such a change must be a conscious one.
 /// (The asset fits in one deflate chunk, so it is the single stream it always was; the chunked
-/// format of larger assets is pinned in tests/h22_release_threads.rs.) To update after an intended change, run
-/// `cargo run -- release suite --out /tmp/dist` in the repository root (debug build;
+/// format of larger assets is pinned in tests/cli/release/threads.rs.) To update after an intended
+/// change, run `cargo run -- release suite --out /tmp/dist` in the repository root (debug build;
 /// SOURCE_DATE_EPOCH unset), check the new asset (`tar -tzvf`), and copy the printed sha256 here
 /// and into README.md.
 ///
@@ -34,16 +37,10 @@ fn root_name(version: &str) -> String {
     format!("babelqueue-conformance-{version}")
 }
 
-fn asset_name(version: &str) -> String {
-    format!("{}.tar.gz", root_name(version))
-}
-
 /// Runs `bqsuite release` with `args`, SOURCE_DATE_EPOCH as given (unset when `None`).
 fn release_with(args: &[&str], epoch: Option<&str>) -> Output {
     let mut cmd = kit::command();
-    cmd.arg("release")
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"));
+    cmd.arg("release").args(args).current_dir(root());
     match epoch {
         Some(e) => cmd.env("SOURCE_DATE_EPOCH", e),
         None => cmd.env_remove("SOURCE_DATE_EPOCH"),
@@ -58,10 +55,6 @@ fn release_ok(suite: &Path, out: &Path) -> Vec<u8> {
     fs::read(out.join(asset_name(&bundled_version()))).unwrap()
 }
 
-fn p(path: &Path) -> &str {
-    path.to_str().unwrap()
-}
-
 fn run(cmd: &mut Command) -> Output {
     let o = cmd.output().expect("run command");
     assert!(
@@ -73,25 +66,6 @@ fn run(cmd: &mut Command) -> Output {
     o
 }
 
-/// Files of a directory, recursively, by `/`-separated relative path.
-fn files_of(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    fn go(dir: &Path, prefix: &str, out: &mut BTreeMap<String, Vec<u8>>) {
-        for entry in fs::read_dir(dir).unwrap() {
-            let entry = entry.unwrap();
-            let name = entry.file_name().into_string().unwrap();
-            let rel = format!("{prefix}{name}");
-            if entry.file_type().unwrap().is_dir() {
-                go(&entry.path(), &format!("{rel}/"), out);
-            } else {
-                out.insert(rel, fs::read(entry.path()).unwrap());
-            }
-        }
-    }
-    let mut out = BTreeMap::new();
-    go(dir, "", &mut out);
-    out
-}
-
 /// The vendored set of `suite` plus `license`, by relative path.
 fn expected_files(suite: &Path, license: &Path) -> BTreeMap<String, Vec<u8>> {
     let mut want = BTreeMap::new();
@@ -99,7 +73,7 @@ fn expected_files(suite: &Path, license: &Path) -> BTreeMap<String, Vec<u8>> {
         want.insert(name.to_string(), fs::read(suite.join(name)).unwrap());
     }
     for dir in ["fixtures", "schema"] {
-        for (rel, bytes) in files_of(&suite.join(dir)) {
+        for (rel, bytes) in files(&suite.join(dir)) {
             want.insert(format!("{dir}/{rel}"), bytes);
         }
     }
@@ -206,7 +180,7 @@ fn assert_refused(suite: &Path, extra: &[&str], code_name: &str) {
 #[cfg(unix)]
 fn scrambled_copy(from: &Path, to: &Path, license: &Path) {
     use std::os::unix::fs::PermissionsExt;
-    let files = files_of(from);
+    let files = files(from);
     let mut dirs: Vec<PathBuf> = files
         .keys()
         .filter_map(|rel| Path::new(rel).parent().map(|d| to.join(d)))
@@ -264,15 +238,11 @@ fn identical_bytes_from_differently_made_copies() {
     assert!(
         first == second,
         "the two builds differ (sha256 {} vs {})",
-        sha256(&first),
-        sha256(&second)
+        sha256_hex(&first),
+        sha256_hex(&second)
     );
     let sums_a = fs::read(out_a.path().join("SHA256SUMS")).unwrap();
     assert_eq!(sums_a, fs::read(out_b.path().join("SHA256SUMS")).unwrap());
-}
-
-fn sha256(bytes: &[u8]) -> String {
-    bqsuite::archive::sha256_hex(bytes)
 }
 
 #[test]
@@ -323,7 +293,7 @@ fn sha256sum_check_passes_and_summary_names_the_asset() {
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
     let name = asset_name(&bundled_version());
     let bytes = fs::read(out.path().join(&name)).unwrap();
-    let hash = sha256(&bytes);
+    let hash = sha256_hex(&bytes);
     let sums = fs::read_to_string(out.path().join("SHA256SUMS")).unwrap();
     assert_eq!(sums, format!("{hash}  {name}\n"));
     run(Command::new("sha256sum")
@@ -372,7 +342,7 @@ fn unpacked_tree_is_the_vendored_set_plus_license_and_nothing_else() {
         .collect();
     assert_eq!(top, [root_name(&bundled_version())], "one root directory");
     let root = unpack.path().join(root_name(&bundled_version()));
-    let got = files_of(&root);
+    let got = files(&root);
     fs::remove_dir_all(s.file("fixtures/empty")).unwrap();
     let want = expected_files(&s.path(), &s.dir.path().join("LICENSE"));
     assert_eq!(
@@ -581,7 +551,7 @@ fn pinned_sha256_of_the_bundled_suite() {
     assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
     let bytes = fs::read(out.path().join(asset_name(&bundled_version()))).unwrap();
     assert_eq!(
-        sha256(&bytes),
+        sha256_hex(&bytes),
         PINNED_SHA256,
         "the release asset of suite/ changed; if that is intended, update PINNED_SHA256 (see its comment)"
     );

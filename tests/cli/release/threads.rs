@@ -9,14 +9,15 @@ use std::io::{BufReader, Read, Write};
 use std::path::Path;
 use std::process::Output;
 
-use crate::kit::grown::{Rng, grown_suite};
-use crate::kit::*;
 use bqsuite::release::gzip::{BLOCK, CHUNK, GzipWriter, header, trailer};
 use bqsuite::release::{COMPRESSION_LEVEL, Member, build_asset, tree};
 
+use crate::kit::grown::{Rng, grown_suite};
+use crate::kit::*;
+
 fn release_with_threads(suite: &Path, out: &Path, threads: &str) -> Output {
     run_in(
-        Path::new(env!("CARGO_MANIFEST_DIR")),
+        root(),
         &[
             "release",
             suite.to_str().unwrap(),
@@ -106,7 +107,7 @@ fn single_stream(tar: &[u8]) -> Vec<u8> {
 /// the single deflate stream the earlier writer made, and the verifier accepts it.
 #[test]
 fn every_real_release_is_the_single_stream_it_always_was() {
-    let real = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/real-releases");
+    let real = data("real-releases");
     let license = fs::read(repo_license()).unwrap();
     let mut seen = 0;
     for entry in fs::read_dir(&real).unwrap() {
@@ -143,10 +144,10 @@ fn every_real_release_is_the_single_stream_it_always_was() {
     assert!(seen >= 8, "{seen} real releases");
 }
 
-/// The chunked format is pinned like the bundled suite's asset is (tests/release.rs): the chunk
-/// size, the dictionary, the flushes and the calls made to the compressor all decide the bytes of
-/// every asset past one chunk. If a change is intended, update this hash and
-/// `PINNED_SHA256` in tests/release.rs together, deliberately.
+/// The chunked format is pinned like the bundled suite's asset is (tests/cli/release/mod.rs): the
+/// chunk size, the dictionary, the flushes and the calls made to the compressor all decide the
+/// bytes of every asset past one chunk. If a change is intended, update this hash and
+/// `PINNED_SHA256` in tests/cli/release/mod.rs together, deliberately.
 #[test]
 fn pinned_sha256_of_a_stream_of_several_chunks() {
     let mut rng = Rng::new(7);

@@ -3,19 +3,13 @@
 //! gigabyte in `results matrix`.
 
 use std::fs;
-use std::path::{Path, PathBuf};
 use std::process::{Child, Output};
 use std::time::{Duration, Instant};
 
-use crate::kit;
-use crate::kit::{code, stderr, stdout};
 use serde_json::Value;
 
-fn real(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/real-results")
-        .join(name)
-}
+use crate::kit;
+use crate::kit::{code, real_results, root, stderr, stdout};
 
 /// Waits for `child`, killing it (and failing) if it hangs: a FIFO must never block.
 fn finish(mut child: Child) -> Output {
@@ -33,7 +27,7 @@ fn finish(mut child: Child) -> Output {
 fn run(args: &[&str]) -> Output {
     let child = kit::command()
         .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(root())
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -46,11 +40,12 @@ fn run(args: &[&str]) -> Output {
 fn a_huge_sdk_name_is_refused_not_rendered() {
     let dir = tempfile::tempdir().unwrap();
     let mut doc: Value =
-        serde_json::from_str(&fs::read_to_string(real("python-1.24.0.json")).unwrap()).unwrap();
+        serde_json::from_str(&fs::read_to_string(real_results("python-1.24.0.json")).unwrap())
+            .unwrap();
     doc["sdk"] = Value::String("p".repeat(15 * 1024 * 1024));
     let hostile = dir.path().join("hostile.json");
     fs::write(&hostile, serde_json::to_vec(&doc).unwrap()).unwrap();
-    let good = real("python-1.24.0.json");
+    let good = real_results("python-1.24.0.json");
     let (g, h) = (good.to_str().unwrap(), hostile.to_str().unwrap());
     let out = run(&["results", "check", g, h, "--format", "json"]);
     assert_eq!(code(&out), 1, "{}", stderr(&out));
@@ -86,7 +81,7 @@ fn a_fifo_or_device_is_refused_without_hanging() {
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("results.json");
     kit::mkfifo(&fifo);
-    let good = real("python-1.24.0.json");
+    let good = real_results("python-1.24.0.json");
     let (f, g) = (fifo.to_str().unwrap(), good.to_str().unwrap());
     for args in [
         vec!["results", "check", f],

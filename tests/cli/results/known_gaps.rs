@@ -9,26 +9,20 @@
 
 use std::collections::BTreeSet;
 use std::fs;
-use std::path::{Path, PathBuf};
 
-use crate::kit;
-use crate::kit::{bqsuite, code, stdout};
 use serde_json::Value;
 
-fn data(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/real-results")
-        .join(rel)
-}
+use crate::kit;
+use crate::kit::{bqsuite, code, real_results, stdout};
 
 /// The `section/case` pairs the gate's error lines name (a line is `[file: ]section/case: why`).
 fn gate_names(stem: &str) -> (i32, BTreeSet<String>) {
-    let rc: i32 = fs::read_to_string(data(&format!("gate/{stem}.rc")))
+    let rc: i32 = fs::read_to_string(real_results(&format!("gate/{stem}.rc")))
         .unwrap()
         .trim()
         .parse()
         .unwrap();
-    let names = fs::read_to_string(data(&format!("gate/{stem}.stderr")))
+    let names = fs::read_to_string(real_results(&format!("gate/{stem}.stderr")))
         .unwrap()
         .lines()
         .map(|l| l.strip_prefix("conformance-known-gaps.json: ").unwrap_or(l))
@@ -43,9 +37,9 @@ fn bqsuite_names(results: &str, gaps: &str) -> (i32, BTreeSet<String>, Value) {
     let out = bqsuite(&[
         "results",
         "check",
-        data(results).to_str().unwrap(),
+        real_results(results).to_str().unwrap(),
         "--known-gaps",
-        data(gaps).to_str().unwrap(),
+        real_results(gaps).to_str().unwrap(),
         "--suite",
         suite.to_str().unwrap(),
         "--format",
@@ -164,7 +158,7 @@ fn a_core_case_or_a_malformed_gaps_file_is_refused() {
     let out = bqsuite(&[
         "results",
         "check",
-        data("python-1.24.0.json").to_str().unwrap(),
+        real_results("python-1.24.0.json").to_str().unwrap(),
         "--known-gaps",
         gaps.to_str().unwrap(),
         "--suite",

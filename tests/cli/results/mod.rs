@@ -4,30 +4,18 @@
 //!
 //! Depends on the `redis_layout` evaluator landing: until it does, `bqsuite eval suite` exits 1
 //! (the model does not pass the real `redis_layout` cases), and every test built on the
-//! reference results fails in `reference()`.
+//! reference results fails in `reference_results()` (tests/cli/kit).
 
 mod inputs;
 mod known_gaps;
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
-use crate::kit;
-use crate::kit::{bqsuite, code, stderr, stdout};
 use serde_json::{Value, json};
 
-/// The reference model's results for the bundled suite.
-fn reference() -> Value {
-    static REFERENCE: OnceLock<Value> = OnceLock::new();
-    REFERENCE
-        .get_or_init(|| {
-            let out = bqsuite(&["eval", "suite"]);
-            assert_eq!(code(&out), 0, "eval failed: {}", stderr(&out));
-            serde_json::from_str(&stdout(&out)).expect("eval prints JSON")
-        })
-        .clone()
-}
+use crate::kit;
+use crate::kit::{bqsuite, code, json, real_results, reference_results, root, s, stderr, stdout};
 
 /// The scope of every section of the bundled manifest.
 fn scopes() -> serde_json::Map<String, Value> {
@@ -38,7 +26,7 @@ fn scopes() -> serde_json::Map<String, Value> {
 
 /// The reference results narrowed to an SDK that carries `bindings`.
 fn sdk_results(sdk: &str, version: &str, bindings: &[&str]) -> Value {
-    let mut doc = reference();
+    let mut doc = reference_results();
     let scopes = scopes();
     doc["sdk"] = json!(sdk);
     doc["version"] = json!(version);
@@ -74,22 +62,12 @@ impl Dir {
     }
 }
 
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
 /// `results check --format json` on `files`: (exit code, report).
 fn check_json(files: &[&Path]) -> (i32, Value) {
     let mut args = vec!["results", "check", "--format", "json"];
     args.extend(files.iter().map(|p| s(p)));
     let out = bqsuite(&args);
-    let report = serde_json::from_str(&stdout(&out)).unwrap_or_else(|e| {
-        panic!(
-            "results check printed invalid JSON ({e}): {}{}",
-            stdout(&out),
-            stderr(&out)
-        )
-    });
+    let report = json(&out);
     (code(&out), report)
 }
 
@@ -141,7 +119,7 @@ fn assert_reason(doc: &Value, code_name: &str, fields: &[(&str, Value)]) -> Valu
 #[test]
 fn reference_results_are_compatible() {
     let dir = Dir::new();
-    let file = dir.write("reference.json", &reference());
+    let file = dir.write("reference.json", &reference_results());
     let (exit, report) = check_json(&[&file]);
     assert_eq!(exit, 0, "{report:#}");
     assert_eq!(report["ok"], true);
@@ -158,7 +136,7 @@ fn reference_results_are_compatible() {
 #[test]
 fn reference_results_list_every_case_of_the_real_suite() {
     // The real 1.8.0: 710 cases in 32 sections, every one passed by the reference model.
-    let doc = reference();
+    let doc = reference_results();
     assert_eq!(doc["conformance_version"], "1.8.0");
     let sections = doc["sections"].as_object().unwrap();
     assert_eq!(sections.len(), 32);
@@ -174,18 +152,11 @@ fn reference_results_list_every_case_of_the_real_suite() {
     }
 }
 
-/// A results file that the real runner of the Python SDK wrote against the real 1.8.0.
-fn real_results(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data/real-results")
-        .join(name)
-}
-
 #[test]
 fn docs_examples_check_as_documented() {
     // docs/examples (see docs/matrix-screenshot.sh): php-sdk is Compatible; babelqueue-python has
     // one failing trim case (and an ADR-backed skip), so it is NOT Compatible for one reason.
-    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/examples");
+    let examples = root().join("docs/examples");
     let php = examples.join("php-sdk.results.json");
     let python = examples.join("babelqueue-python.results.json");
     let (exit, report) = check_json(&[&php, &python]);
@@ -264,7 +235,7 @@ fn narrowed_sdks_with_adr_skips_are_compatible() {
 
 #[test]
 fn a_missing_case_is_a_reason() {
-    let mut doc = reference();
+    let mut doc = reference_results();
     doc["sections"]["trim"]
         .as_object_mut()
         .unwrap()
@@ -285,7 +256,7 @@ fn a_missing_case_is_a_reason() {
 
 #[test]
 fn an_unknown_case_or_section_is_a_reason() {
-    let mut doc = reference();
+    let mut doc = reference_results();
     doc["sections"]["sqs"]["schema_version_gate/value-3"] = json!({"status": "pass"});
     let d = assert_reason(
         &doc,
@@ -301,7 +272,7 @@ fn an_unknown_case_or_section_is_a_reason() {
     );
     assert!(d["message"].as_str().unwrap().contains("value-3"));
 
-    let mut doc = reference();
+    let mut doc = reference_results();
     doc["sections"]["nats"] = json!({"x": {"status": "pass"}});
     assert_reason(
         &doc,
@@ -312,7 +283,7 @@ fn an_unknown_case_or_section_is_a_reason() {
 
 #[test]
 fn a_skip_without_an_adr_is_a_reason() {
-    let mut doc = reference();
+    let mut doc = reference_results();
     doc["sections"]["encode_reject"]["reject-repeated-key"] =
         json!({"status": "skip", "reason": "our API takes one dict"});
     let dir = Dir::new();
@@ -343,7 +314,7 @@ fn a_skip_without_an_adr_is_a_reason() {
 
 #[test]
 fn a_wrong_conformance_version_is_a_reason() {
-    let mut doc = reference();
+    let mut doc = reference_results();
     doc["conformance_version"] = json!("1.4.0");
     let d = assert_reason(
         &doc,
@@ -400,7 +371,7 @@ fn a_missing_binding_section_is_a_reason() {
 fn a_section_out_of_scope_is_a_reason() {
     // The otel section reported without otel in bindings: bindings is incomplete.
     let mut doc = sdk_results("babelqueue-go", "1.0.0", &["sqs"]);
-    doc["sections"]["traceparent"] = reference()["sections"]["traceparent"].clone();
+    doc["sections"]["traceparent"] = reference_results()["sections"]["traceparent"].clone();
     let d = assert_reason(
         &doc,
         "results-section-out-of-scope",
@@ -411,7 +382,7 @@ fn a_section_out_of_scope_is_a_reason() {
 
 #[test]
 fn an_unknown_binding_is_a_reason() {
-    let mut doc = reference();
+    let mut doc = reference_results();
     doc["bindings"].as_array_mut().unwrap().push(json!("nats"));
     let dir = Dir::new();
     let (_, report) = check_json(&[&dir.write("results.json", &doc)]);
@@ -426,7 +397,7 @@ fn an_unknown_binding_is_a_reason() {
 
 #[test]
 fn a_failing_case_is_a_reason() {
-    let mut doc = reference();
+    let mut doc = reference_results();
     doc["sections"]["sqs"]["attempts_reconciliation/first-delivery"] =
         json!({"status": "fail", "reason": "attempts stayed 0"});
     let d = assert_reason(
@@ -446,11 +417,11 @@ fn a_failing_case_is_a_reason() {
 
 #[test]
 fn schema_invalid_is_a_reason() {
-    let mut doc = reference();
+    let mut doc = reference_results();
     doc["extra"] = json!(true);
     assert_reason(&doc, "results-schema", &[("pointer", json!(""))]);
 
-    let mut doc = reference();
+    let mut doc = reference_results();
     doc["sections"]["cases"]["order-created"] = json!({"status": "passed"});
     assert_reason(
         &doc,
@@ -459,7 +430,7 @@ fn schema_invalid_is_a_reason() {
     );
 
     // generated_at is an RFC 3339 date-time: `format` is asserted.
-    let mut doc = reference();
+    let mut doc = reference_results();
     doc["generated_at"] = json!("yesterday");
     assert_reason(
         &doc,
@@ -470,7 +441,7 @@ fn schema_invalid_is_a_reason() {
 
 #[test]
 fn line_and_column_point_into_the_file() {
-    let mut doc = reference();
+    let mut doc = reference_results();
     doc["sections"]["cases"]["order-created"] = json!({"status": "fail"});
     let text = serde_json::to_string_pretty(&doc).unwrap();
     let dir = Dir::new();
@@ -653,7 +624,7 @@ fn matrix_warns_when_versions_differ() {
     let dir = Dir::new();
     let mut old = sdk_results("php-sdk", "1.8.0", &["sqs"]);
     old["conformance_version"] = json!("1.4.0");
-    let a = dir.write("ref.json", &reference());
+    let a = dir.write("ref.json", &reference_results());
     let b = dir.write("old.json", &old);
     let html_out = dir.path("m.html");
     let out = bqsuite(&["results", "matrix", s(&a), s(&b), "--html", s(&html_out)]);

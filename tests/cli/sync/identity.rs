@@ -6,21 +6,12 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::kit;
-use crate::kit::{bqsuite, code, copy_tree, row, stdout};
 use serde_json::Value;
 
-fn data(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(rel)
-}
-
-/// The real fleet's shape: the upstream copy most SDK repos vendor, without any version.
-fn unversioned_copy(to: &Path) {
-    copy_tree(&data("upstream-suite"), to);
-    let _ = fs::remove_file(to.join("CONFORMANCE_VERSION"));
-}
+use crate::kit;
+use crate::kit::{
+    bqsuite, code, copy_tree, data, file_url, released, row, stdout, unversioned_copy,
+};
 
 struct Fleet {
     _dir: tempfile::TempDir,
@@ -178,21 +169,12 @@ fn a_release_copy_without_version_file_or_manifest_version_is_unversioned() {
 
 fn fetch_check(copy: &Path, version: &str) -> std::process::Output {
     let dist = tempfile::tempdir().unwrap();
-    let release = bqsuite(&[
-        "release",
-        kit::bundled_suite().to_str().unwrap(),
-        "--out",
-        dist.path().to_str().unwrap(),
-    ]);
-    assert_eq!(code(&release), 0, "{}", stdout(&release));
+    released(&kit::bundled_suite(), dist.path());
     assert_eq!(version, kit::bundled_version());
     kit::command()
         .args(["fetch", "--check", version, copy.to_str().unwrap()])
         .args(["--format", "json"])
-        .env(
-            "BQ_CONFORMANCE_BASE_URL",
-            format!("file://{}", dist.path().display()),
-        )
+        .env("BQ_CONFORMANCE_BASE_URL", file_url(dist.path()))
         .env("CI", "true")
         .env_remove("SOURCE_DATE_EPOCH")
         .output()

@@ -9,8 +9,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use crate::kit::*;
 use serde_json::Value;
+
+use crate::kit::*;
 
 /// Everything under `root` (not following links): path -> (kind, bytes or link target, mtime).
 fn snapshot(root: &Path) -> BTreeMap<String, (String, Vec<u8>, Option<SystemTime>)> {
@@ -71,46 +72,24 @@ impl Workspace {
 
     /// Vendors the bundled suite into `target` by copying it (as an SDK would have done).
     fn vendor(&self, target: &str) {
-        let to = self.path(target);
-        for name in ["CONFORMANCE_VERSION", "manifest.json"] {
-            fs::create_dir_all(&to).unwrap();
-            fs::copy(bundled_suite().join(name), to.join(name)).unwrap();
-        }
-        for dir in ["schema", "fixtures"] {
-            copy_tree(&bundled_suite().join(dir), &to.join(dir));
-        }
+        vendor_set(&bundled_suite(), &self.path(target));
     }
 
     /// `sync` over this workspace with the bundled suite, then `extra`.
     fn args(&self, extra: &[&str]) -> Vec<String> {
-        let mut args: Vec<String> = vec![
-            "sync".into(),
-            "--suite".into(),
-            bundled_suite().to_str().unwrap().into(),
-            "--workspace".into(),
-            self.ws().to_str().unwrap().into(),
-            "--targets".into(),
-            self.targets.to_str().unwrap().into(),
-        ];
-        args.extend(extra.iter().map(|a| a.to_string()));
-        args
+        sync_args(&bundled_suite(), &self.ws(), &self.targets, extra)
     }
 
     fn run(&self, extra: &[&str]) -> (i32, Value, String) {
         let mut args = self.args(extra);
         args.extend(["--format".to_string(), "json".to_string()]);
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let out = bqsuite(&args);
-        let doc: Value = serde_json::from_str(&stdout(&out))
-            .unwrap_or_else(|e| panic!("{e}: {}{}", stdout(&out), stderr(&out)));
-        (code(&out), doc, stderr(&out))
+        (code(&out), json(&out), stderr(&out))
     }
 
     /// The human report of `sync` with `extra` arguments, and the exit code.
     fn human(&self, extra: &[&str]) -> (i32, String) {
-        let args = self.args(extra);
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let out = bqsuite(&args);
+        let out = bqsuite(&self.args(extra));
         (code(&out), stdout(&out))
     }
 
@@ -125,15 +104,6 @@ impl Workspace {
             .unwrap()
             .to_string()
     }
-}
-
-fn findings<'a>(doc: &'a Value, code_name: &str) -> Vec<&'a Value> {
-    doc["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|d| d["code"] == code_name)
-        .collect()
 }
 
 fn files_of<'a>(doc: &'a Value, code_name: &str) -> Vec<&'a str> {
@@ -515,17 +485,11 @@ fn default_workspace_is_the_parent_of_the_repository() {
     );
 }
 
-/// The shipped targets file: at the repository root, beside suite/.
-fn repo_targets() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("sync-targets.txt")
-}
-
 /// The targets (by their `target` field) of a `sync --check --format json` run in `repo` with
 /// no `--suite` and no `--targets`, and the targets file it reports.
 fn default_run_targets(repo: &Path) -> (i32, Vec<String>, String) {
     let out = bqsuite_in(repo, &["sync", "--check", "--format", "json"]);
-    let doc: Value = serde_json::from_str(&stdout(&out))
-        .unwrap_or_else(|e| panic!("{e}: {}{}", stdout(&out), stderr(&out)));
+    let doc = json(&out);
     let targets = doc["data"]["targets"]
         .as_array()
         .unwrap_or_else(|| panic!("{doc:#}"))
@@ -732,7 +696,7 @@ fn a_copy_in_sync_is_what_its_canonical_suite_is() {
     // A copy equal to the canonical suite is told from the suite's bytes, never read again:
     // what it is must be what reading it would say, for a versioned, an unversioned and an
     // interrupted suite.
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let data = root().join("tests/data");
     let dir = tempfile::tempdir().unwrap();
     let interrupted = dir.path().join("interrupted");
     copy_tree(&data.join("real-releases/1.8.0"), &interrupted);

@@ -38,18 +38,7 @@ impl Ws {
     }
 
     fn sync(&self, targets: &Path, extra: &[&str]) -> Output {
-        let mut args: Vec<String> = vec![
-            "sync".into(),
-            "--suite".into(),
-            self.suite().to_str().unwrap().to_owned(),
-            "--workspace".into(),
-            self.ws().to_str().unwrap().to_owned(),
-            "--targets".into(),
-            targets.to_str().unwrap().to_owned(),
-        ];
-        args.extend(extra.iter().map(|s| s.to_string()));
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        bqsuite(&args)
+        bqsuite(&sync_args(&self.suite(), &self.ws(), targets, extra))
     }
 }
 

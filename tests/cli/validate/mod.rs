@@ -10,8 +10,9 @@
 mod since;
 mod streaming;
 
-use crate::kit::*;
 use serde_json::{Value, json};
+
+use crate::kit::*;
 
 #[test]
 fn bundled_suite_is_sound() {

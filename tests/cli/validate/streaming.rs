@@ -6,14 +6,15 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::kit;
-use crate::kit::SuiteCopy;
-use crate::kit::grown::grown_suite;
 use bqsuite::diag::Report;
 use bqsuite::eval::outcome::Verdict;
 use bqsuite::suite::load;
 use bqsuite::validate::{read_fixtures, validate_fed, validate_suite};
 use serde_json::{Value, json};
+
+use crate::kit;
+use crate::kit::grown::grown_suite;
+use crate::kit::{SuiteCopy, root};
 
 /// Everything a report says, as the JSON renderer would carry it.
 fn facts(report: &Report) -> Value {
@@ -76,7 +77,7 @@ fn agree(root: &Path, threads: &[usize]) -> Report {
 }
 
 fn real_suites() -> Vec<PathBuf> {
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let data = root().join("tests/data");
     let mut suites: Vec<PathBuf> = fs::read_dir(data.join("real-releases"))
         .unwrap()
         .map(|e| e.unwrap().path())
