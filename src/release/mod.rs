@@ -46,7 +46,7 @@ use tree::Entry;
 
 /// The deflate level of the asset: 6, gzip's default, a good size/speed balance. It is part of
 /// what decides the asset's bytes: changing it changes every release's sha256 (and the pinned
-/// hash in tests/release.rs). `tar ... | gzip -n -6` is the equivalent shell pipeline.
+/// hash in tests/cli/release/mod.rs). `tar ... | gzip -n -6` is the equivalent shell pipeline.
 pub const COMPRESSION_LEVEL: u32 = 6;
 
 /// The environment variable that overrides the entries' mtime (reproducible-builds.org).
