@@ -1,6 +1,6 @@
 //! What each fuzz target does with one input. The same functions run under libFuzzer
 //! (`fuzz/fuzz_targets/*.rs`, `cargo +nightly fuzz run TARGET`) and on stable, where
-//! `tests/fuzz_regressions.rs` replays every seed and every input that ever crashed or hung.
+//! `tests/cli/fuzz_regressions.rs` replays every seed and every input that ever crashed or hung.
 //!
 //! A target fails only by panicking (or by running away, which libFuzzer reports as a timeout or
 //! out-of-memory): every input, however hostile, must end in a verdict.

@@ -23,7 +23,7 @@ struct Variable {
 }
 
 /// Every environment variable bqsuite reads, itself or through the libraries that draw its output
-/// and make its connections (tests/man.rs checks the source for the ones it reads itself).
+/// and make its connections (tests/cli/man.rs checks the source for the ones it reads itself).
 const ENVIRONMENT: &[Variable] = &[
     Variable {
         name: "BQ_CONFORMANCE_BASE_URL",

@@ -11,5 +11,5 @@ pub mod ustar;
 
 /// The deflate level of the asset: 6, gzip's default, a good size/speed balance. It is part of
 /// what decides the asset's bytes: changing it changes every release's sha256 (and the pinned
-/// hash in the release tests). `tar ... | gzip -n -6` is the equivalent shell pipeline.
+/// hash in tests/cli/release/mod.rs). `tar ... | gzip -n -6` is the equivalent shell pipeline.
 pub const COMPRESSION_LEVEL: u32 = 6;
