@@ -23,8 +23,6 @@
 
 use std::collections::HashMap;
 
-use crate::load::{MANIFEST, VERSION_FILE};
-
 /// Longest portable name: a ustar header's name field.
 pub const MAX_NAME_BYTES: usize = 100;
 
@@ -40,6 +38,9 @@ pub const CODES: [&str; 6] = [
 
 /// The two data directories.
 pub const DATA_DIRS: [&str; 2] = ["fixtures", "schema"];
+
+pub const MANIFEST: &str = "manifest.json";
+pub const VERSION_FILE: &str = "CONFORMANCE_VERSION";
 
 /// Where a path sits in the layout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

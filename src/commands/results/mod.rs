@@ -12,6 +12,7 @@ pub mod check;
 pub mod diff;
 pub mod family;
 pub mod gaps;
+pub mod grid;
 pub mod json;
 pub mod matrix;
 pub mod read;

@@ -17,6 +17,7 @@
 
 mod check_report;
 mod groups;
+mod lines;
 mod render;
 mod run;
 mod sync_report;
