@@ -5,7 +5,8 @@
 //! - [`bindings`]: broker bindings, the version gate, idempotency, payload schemas, traceparent;
 //! - [`sections`]: one runner per manifest section, mapping case fields onto the model;
 //! - [`mutants`]: the catalogue of wrong-SDK behaviours the model can be switched to, one at a
-//!   time, to check that the suite catches them (suite adequacy).
+//!   time, to check that the suite catches them (suite adequacy);
+//! - [`switch`]: which of them is switched on, and the variations of the rules they switch to.
 
 pub mod bindings;
 pub mod case;
@@ -17,6 +18,7 @@ pub mod outcome;
 pub(crate) mod realkit;
 pub mod results;
 pub mod sections;
+pub mod switch;
 
 use serde_json::Value;
 
@@ -28,9 +30,9 @@ use outcome::{CaseOutcome, FixtureSource, Verdict};
 pub fn evaluate_mutant(
     manifest: &Value,
     fixtures: &dyn FixtureSource,
-    mutant: mutants::Mutant,
+    mutant: switch::Mutant,
 ) -> Vec<CaseOutcome> {
-    mutants::with_mutant(mutant, || evaluate(manifest, fixtures))
+    switch::with_mutant(mutant, || evaluate(manifest, fixtures))
 }
 
 /// Evaluates every case of every section of `manifest`, reading fixtures through `fixtures`.

@@ -23,8 +23,6 @@
 
 use std::collections::HashMap;
 
-use crate::load::{MANIFEST, VERSION_FILE};
-
 bqsuite_core::finding_codes! {
     /// Why a path is not part of a suite's layout.
     pub enum Code {
@@ -42,6 +40,9 @@ pub const MAX_NAME_BYTES: usize = 100;
 
 /// The two data directories.
 pub const DATA_DIRS: [&str; 2] = ["fixtures", "schema"];
+
+pub const MANIFEST: &str = "manifest.json";
+pub const VERSION_FILE: &str = "CONFORMANCE_VERSION";
 
 /// Where a path sits in the layout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -51,8 +51,8 @@ pub fn is_vendored(rel: &str) -> bool {
     VENDORED_DIRS.contains(&first)
 }
 
-pub const MANIFEST: &str = "manifest.json";
-pub const VERSION_FILE: &str = "CONFORMANCE_VERSION";
+/// The two top-level files every suite holds, named by the layout rule ([`crate::layout`]).
+pub use crate::layout::{MANIFEST, VERSION_FILE};
 pub const ENVELOPE_SCHEMA: &str = "schema/message-envelope.schema.json";
 pub const RESULTS_SCHEMA: &str = "schema/results.schema.json";
 pub const RESULTS_EXAMPLE: &str = "schema/results.example.json";

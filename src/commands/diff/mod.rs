@@ -7,7 +7,7 @@
 //! ([`Bump`]) and checks NEW's CONFORMANCE_VERSION against OLD's ([`version`]).
 //!
 //! - [`classify`](mod@classify): what is compared and how each difference is classified;
-//! - [`normalize`]: what counts as a description and what is cosmetic;
+//! - [`normalize`](classify::normalize): what counts as a description and what is cosmetic;
 //! - [`version`]: the bump rule (pre-releases, 0.y.z, "no change at all");
 //! - [`source`]: reading a side (a directory, or a tarball through the release verifier);
 //! - [`markdown`]: the release-notes draft.

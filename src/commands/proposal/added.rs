@@ -122,7 +122,7 @@ fn kills_none(file: &str, case: &Added) -> Diagnostic {
         "if the case was written for a surviving mutant, its input does not set the mutant's habit \
          apart from the rule: choose an input where the two give different results; if it pins \
          a rule no mutant breaks, keep it, and consider adding that mutant to the catalogue \
-         (src/eval/mutants/)",
+         (crates/eval/src/mutants/)",
     );
     d.line_col = case.line_col;
     d

@@ -5,7 +5,7 @@
 use crate::commands::results::Code;
 use serde_json::{Value, json};
 
-use super::matrix::{Cell, Matrix};
+use super::grid::{Cell, Matrix};
 
 /// One entry per results file (a matrix column), in the order given.
 pub fn files(matrix: &Matrix) -> Vec<Value> {

@@ -13,6 +13,7 @@ mod codes;
 pub mod diff;
 pub mod family;
 pub mod gaps;
+pub mod grid;
 pub mod json;
 pub mod matrix;
 pub mod read;

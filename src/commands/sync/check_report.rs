@@ -13,7 +13,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::render::{header_line, status_style, verdict_line, version_column};
+use super::lines::{header_line, status_style, verdict_line, version_column};
 use super::{Group, Outcome, Status, TargetResult};
 use bqsuite_core::diag::{self, Severity};
 use bqsuite_core::show;

@@ -18,6 +18,7 @@
 mod check_report;
 mod codes;
 mod groups;
+mod lines;
 mod render;
 mod run;
 mod sync_report;

@@ -6,13 +6,11 @@ use std::fmt::Write as _;
 
 use serde_json::{Value, json};
 
+use super::lines::verdict_line;
 use super::{Outcome, Status, TargetResult};
-use bqsuite_core::diag::{self, Severity, plural, style};
+use bqsuite_core::diag::{self, Severity, plural};
 use bqsuite_core::show;
 use bqsuite_suite::drift::drift_json;
-
-/// File names listed per target in the human report of `sync` (all of them with `--verbose`).
-pub const LISTED_FILES: usize = 10;
 
 fn count(results: &[TargetResult], status: Status) -> usize {
     results.iter().filter(|r| r.status == status).count()
@@ -199,77 +197,6 @@ pub(super) fn summary_lines(
         lines.push(text);
     }
     lines
-}
-
-/// The version column of a target with no identity (not checked).
-fn plain_version(outcome: &Outcome, v: Option<&str>) -> String {
-    match v {
-        None => "-".to_string(),
-        Some(v) if v == outcome.canonical_version => show::text(v),
-        Some(v) => format!(
-            "{} -> {}",
-            show::text(v),
-            show::text(&outcome.canonical_version)
-        ),
-    }
-}
-
-/// The version column: the copy's version (or `unversioned`, `(interrupted)`, `+N edited`),
-/// against the canonical one when they differ.
-pub(super) fn version_column(outcome: &Outcome, r: &TargetResult) -> String {
-    match (&r.identity, r.vendored_version.as_deref()) {
-        (Some(id), _) => {
-            let short = show::text(&id.short());
-            if id.version.as_deref() == Some(outcome.canonical_version.as_str()) {
-                short
-            } else {
-                format!("{short} -> {}", show::text(&outcome.canonical_version))
-            }
-        }
-        (None, v) => plain_version(outcome, v),
-    }
-}
-
-/// The style of a status word: green when all is well, yellow for a skipped or not yet vendored
-/// copy, red for drift and errors.
-pub(super) fn status_style(status: Status) -> anstyle::Style {
-    match status {
-        Status::InSync | Status::Synced | Status::Unchanged => style::OK,
-        Status::NotVendored | Status::MissingRepo => style::WARNING,
-        Status::Drift | Status::Error => style::ERROR,
-    }
-}
-
-/// A summary line with its verdict word (`ok:`, `FAILED:`, `fix:`) styled.
-pub(super) fn verdict_line(line: &str, color: bool) -> String {
-    let shown = show::text(line);
-    for (word, style) in [
-        ("ok:", style::OK),
-        ("FAILED:", style::ERROR),
-        ("fix:", style::HELP),
-    ] {
-        if let Some(rest) = shown.strip_prefix(word) {
-            return format!("{}{rest}", diag::paint(word, style, color));
-        }
-    }
-    shown
-}
-
-/// The first line of the report: the command, the targets, the workspace, the canonical suite.
-pub(super) fn header_line(outcome: &Outcome) -> String {
-    format!(
-        "{}: {} target{} in workspace {} (targets file {}), canonical suite {}",
-        if outcome.check {
-            "sync --check"
-        } else {
-            "sync"
-        },
-        outcome.results.len(),
-        plural(outcome.results.len()),
-        show::text(&outcome.workspace.display().to_string()),
-        show::text(&outcome.targets_file.display().to_string()),
-        show::text(&outcome.canonical_version)
-    )
 }
 
 /// The human report of a sync run, without colour.

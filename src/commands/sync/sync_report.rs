@@ -10,7 +10,7 @@
 use std::fmt::Write as _;
 
 use super::check_report::{DETAIL, LISTED, finish, status_word};
-use super::render::{LISTED_FILES, header_line, version_column};
+use super::lines::{LISTED_FILES, header_line, version_column};
 use super::{Outcome, Status, TargetResult};
 use bqsuite_core::diag::{self, Severity};
 use bqsuite_core::show;

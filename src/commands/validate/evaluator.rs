@@ -77,7 +77,7 @@ pub fn check(suite: &Suite, outcomes: Vec<CaseOutcome>, out: &mut Vec<Diagnostic
                 )
                 .at(outcome.pointer.clone())
                 .case(section, id)
-                .help("teach the evaluator the section (src/eval/sections/) before adding it to the canonical suite"),
+                .help("teach the evaluator the section (crates/eval/src/sections/) before adding it to the canonical suite"),
                 );
             }
             Verdict::Malformed { pointer, message } => {

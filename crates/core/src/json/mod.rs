@@ -8,14 +8,14 @@
 //! based tooling, and map each pointer-addressed finding back to a position
 //! with [`Node::at`].
 
+pub mod locate;
 pub mod parse;
 pub mod pointer;
 pub mod value;
 
+pub use locate::{key_position_of, position_of};
 pub use parse::{Duplicate, Kind, MAX_DEPTH, Member, Node, Pos, SyntaxError, parse};
-pub use pointer::{
-    PointerError, escape, join, key_position_of, parse_pointer, position_of, resolve,
-};
+pub use pointer::{PointerError, escape, join, parse_pointer, resolve};
 pub use value::{check_syntax, parse_value, parse_value_noting_repeats};
 
 /// Line and column (1-based, columns in Unicode scalar values, same rules as

@@ -21,8 +21,6 @@
 
 use serde_json::{Map, Value};
 
-use crate::mutants::backoff as mutant;
-
 /// The RECOMMENDED tier list (§6.4), exposed by SDKs as `DEFAULT_RETRY_TIERS_MS`.
 pub const DEFAULT_RETRY_TIERS_MS: [u64; 4] = [5_000, 30_000, 300_000, 1_800_000];
 
@@ -165,6 +163,19 @@ pub fn release_by_delay(
         body_attempts: Some(mutant::body_attempts(attempts_before, attempts)),
         key: None,
     })
+}
+
+/// The backoff mutants' variations ([`crate::switch::backoff`]), with the one that falls back to
+/// this file's [`DEFAULT_RETRY_TIERS_MS`].
+mod mutant {
+    pub use crate::switch::backoff::*;
+    use crate::switch::{Mutant, on};
+
+    /// The tiers a transport works with when `tiers` is configured (`None`: as configured).
+    pub fn configured_tiers(tiers: &[u64]) -> Option<Vec<u64>> {
+        (on(Mutant::BackoffNoTiersUseDefaults) && tiers.is_empty())
+            .then(|| crate::bindings::backoff::DEFAULT_RETRY_TIERS_MS.to_vec())
+    }
 }
 
 #[cfg(test)]

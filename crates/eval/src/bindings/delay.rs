@@ -10,7 +10,7 @@
 //! A delay of 0 or below on publish, and a release above 43200 s, are not pinned by the
 //! contract: callers keep them out of the model.
 
-use crate::mutants::delay as mutant;
+use crate::switch::delay as mutant;
 
 /// The SQS cap on `DelaySeconds`.
 pub const MAX_DELAY_SECONDS: u64 = 900;

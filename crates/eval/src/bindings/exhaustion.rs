@@ -18,7 +18,7 @@
 use super::broker_table::PULSAR_COUNTER;
 use super::reconcile::{parse_count, reconcile};
 use super::settle::Strategy;
-use crate::mutants::settle as mutant;
+use crate::switch::settle as mutant;
 
 /// The max-attempts default: the total number of deliveries, the first included.
 pub const DEFAULT_MAX_ATTEMPTS: u64 = 3;

@@ -12,7 +12,7 @@ use serde_json::Number;
 
 use super::broker_table::GateSpec;
 use crate::model::is_ascii_blank;
-use crate::mutants::gate as mutant;
+use crate::switch::gate as mutant;
 
 /// The value of the gate property as a manifest case describes it.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use crate::mutants::idempotency as mutant;
+use crate::switch::idempotency as mutant;
 
 /// The three-method store interface every SDK's helper is backed by.
 pub trait Store {

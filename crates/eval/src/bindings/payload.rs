@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::mutants::payload as mutant;
+use crate::switch::payload as mutant;
 
 /// A compiled draft-07 payload schema.
 pub struct PayloadSchema {

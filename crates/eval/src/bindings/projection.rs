@@ -15,7 +15,7 @@ use std::fmt;
 use serde_json::{Map, Number, Value};
 
 use crate::model::is_ascii_blank;
-use crate::mutants::projection as mutant;
+use crate::switch::projection as mutant;
 
 /// The `app_id` / `bq_app_id` every BabelQueue producer sets.
 pub const APP_ID: &str = "babelqueue";

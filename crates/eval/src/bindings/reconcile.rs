@@ -11,7 +11,7 @@
 //! - an absent counter (null, or SQS text that is not a plain number) leaves the body's count.
 
 use super::broker_table::{Authority, CounterRule};
-use crate::mutants::reconcile as mutant;
+use crate::switch::reconcile as mutant;
 
 /// Parses a counter given as text (SQS `ApproximateReceiveCount`, Pulsar `bq-attempts`): a
 /// non-empty run of ASCII digits. Anything else (signs, spaces, decimals, words, a value beyond

@@ -8,7 +8,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::mutants::redis as mutant;
+use crate::switch::redis as mutant;
 
 /// Produce: the queue element stored for an envelope (RPUSH). The bytes are the envelope's.
 pub fn produce(envelope_json: &str) -> String {

@@ -9,7 +9,7 @@
 
 use serde_json::Value;
 
-use crate::mutants::delay as mutant;
+use crate::switch::delay as mutant;
 
 /// Inputs are kept below this magnitude so every step stays an exact integer.
 const LIMIT: f64 = 1e30;

@@ -9,7 +9,6 @@
 //! instead ([`Amount::Approx`]).
 
 use super::decimal::Dec;
-use crate::mutants::retry as mutant;
 
 /// The delay randomisation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -126,6 +125,56 @@ pub fn delay_range(b: &Backoff, n: u64, jitter: Jitter) -> (Amount, Amount) {
     match jitter {
         Jitter::None => (d, d),
         Jitter::Full => (Amount::Exact(Dec::ZERO), d),
+    }
+}
+
+/// The retry mutants' variations ([`crate::switch::retry`]), with the two that work on this
+/// file's [`Amount`] and [`Jitter`].
+mod mutant {
+    use crate::bindings::decimal::Dec;
+    use crate::bindings::retry::{Amount, Jitter};
+    pub use crate::switch::retry::*;
+    use crate::switch::{Mutant, on};
+
+    /// The largest delay an int64 count of nanoseconds holds, in seconds.
+    const INT64_NANOSECONDS: Dec = Dec::I64_MAX_NANOS;
+    /// The delay as the SDK finally holds it.
+    pub fn finish(amount: Amount) -> Amount {
+        if on(Mutant::RetryBackoffWholeSeconds) {
+            match amount {
+                Amount::Exact(d) => Amount::Exact(d.floor().unwrap_or(d)),
+                Amount::Approx(x) => Amount::Approx(x.floor()),
+            }
+        } else if on(Mutant::RetryBackoffInt64Nanoseconds) {
+            match amount {
+                Amount::Exact(d) => Amount::Exact(d.min(INT64_NANOSECONDS)),
+                Amount::Approx(x) => Amount::Exact(
+                    Dec::from_f64(x).map_or(INT64_NANOSECONDS, |d| d.min(INT64_NANOSECONDS)),
+                ),
+            }
+        } else {
+            amount
+        }
+    }
+
+    /// The jitter bounds under the active mutant (`None`: the rule applies).
+    pub fn jitter_range(d: Amount, jitter: Jitter) -> Option<(Amount, Amount)> {
+        if jitter != Jitter::Full {
+            return None;
+        }
+        if on(Mutant::RetryBackoffEqualJitter) {
+            let low = match d {
+                Amount::Exact(x) => x
+                    .half()
+                    .map_or(Amount::Approx(x.to_f64() / 2.0), Amount::Exact),
+                Amount::Approx(x) => Amount::Approx(x / 2.0),
+            };
+            Some((low, d))
+        } else if on(Mutant::RetryBackoffJitterIgnored) {
+            Some((d, d))
+        } else {
+            None
+        }
     }
 }
 

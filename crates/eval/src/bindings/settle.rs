@@ -12,7 +12,7 @@
 //! Outcomes are the manifest's own words, so a mismatch reads as the case does.
 
 use super::broker_table::SettleRule;
-use crate::mutants::settle as mutant;
+use crate::switch::settle as mutant;
 
 /// The `on_unknown_urn` strategy a consumer is configured with (absent = `fail`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -9,7 +9,7 @@
 //! upper-case hex) are left to the W3C parsers, so no case depends on how the model reads them
 //! (it reads them strictly: version `00` and lowercase hex only).
 
-use crate::mutants::traceparent as mutant;
+use crate::switch::traceparent as mutant;
 
 /// Where the extracted context came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

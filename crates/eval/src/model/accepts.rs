@@ -6,7 +6,7 @@
 
 use super::blank::is_ascii_blank;
 use super::decode::{Decoded, Rejection};
-use crate::mutants::decode as mutant;
+use crate::switch::decode as mutant;
 
 /// Why `accepts` is false for an envelope that decode accepted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -20,7 +20,7 @@ use serde_json::{Map, Value};
 
 use super::blank::is_ascii_blank;
 use super::{FORBIDDEN_META_KEYS, SUPPORTED_SCHEMA_VERSION};
-use crate::mutants::decode as mutant;
+use crate::switch::decode as mutant;
 use bqsuite_core::ids::escape_token;
 
 pub use super::keys::{duplicate_top_level_keys, top_level_keys};

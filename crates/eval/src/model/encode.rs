@@ -10,7 +10,7 @@ use super::{
     CANONICAL_TOP_KEYS, CORE_META_KEYS, DEAD_LETTER_REASONS, FORBIDDEN_META_KEYS,
     FORBIDDEN_TOP_KEYS, MODEL_LANG, PLACEHOLDER_TIME_MS,
 };
-use crate::mutants::{encode as mutant, trim};
+use crate::switch::{encode as mutant, trim};
 use bqsuite_core::ids::escape_token;
 
 /// Encode refused to emit the message (never a silent drop).

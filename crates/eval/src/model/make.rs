@@ -19,7 +19,7 @@ use super::{
     CORE_META_KEYS, FORBIDDEN_META_KEYS, MODEL_LANG, PLACEHOLDER_MESSAGE_ID, PLACEHOLDER_TIME_MS,
     PLACEHOLDER_TRACE_ID, SUPPORTED_SCHEMA_VERSION,
 };
-use crate::mutants::{encode as encode_mutant, trim};
+use crate::switch::{encode as encode_mutant, trim};
 
 /// Everything the producer API (plus test access to the extras containers) takes.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -4,7 +4,8 @@
 //! Survivor on the real 1.8.0 suite: `redis-delay-whole-milliseconds` (no case has a delay
 //! under half a millisecond above a whole second; `proposal/manifest.json` adds them).
 
-use super::{Mutant, MutantInfo, on};
+use super::info::MutantInfo;
+use crate::switch::Mutant;
 
 pub const MUTANTS: &[MutantInfo] = &[
     MutantInfo {
@@ -88,57 +89,3 @@ pub const MUTANTS: &[MutantInfo] = &[
         sections: &["redis_delay"],
     },
 ];
-
-/// The largest delay a standard queue sends.
-pub fn cap(cap: u64) -> u64 {
-    if on(Mutant::DelayCapExclusive) {
-        cap - 1
-    } else {
-        cap
-    }
-}
-
-/// The `DelaySeconds` a standard queue sends above the cap (`None`: the send fails).
-pub fn above_cap(delay_seconds: u64, cap: u64) -> Option<u64> {
-    if on(Mutant::DelayCapNotEnforced) {
-        Some(delay_seconds)
-    } else if on(Mutant::DelayClampedToCap) {
-        Some(cap)
-    } else {
-        None
-    }
-}
-
-/// True when a FIFO queue sends a positive delay.
-pub fn fifo_sends_delay() -> bool {
-    on(Mutant::DelayFifoDelaySent)
-}
-
-/// The visibility timeout of a release after `delay_seconds`.
-pub fn visibility_timeout(delay_seconds: u64, send_cap: u64) -> u64 {
-    if on(Mutant::DelayReleaseCappedAt900) {
-        delay_seconds.min(send_cap)
-    } else {
-        delay_seconds
-    }
-}
-
-/// The Redis delayed score under the active mutant (`None`: the rule applies). `now` and
-/// `delay` are finite, `delay >= 0`, and both are far below 2^100.
-pub fn redis_score(now: f64, delay: f64) -> Option<i128> {
-    let whole = |x: f64| x as i128;
-    if on(Mutant::RedisDelayCeilOfSum) {
-        Some(whole((now + delay).ceil()))
-    } else if on(Mutant::RedisDelayRoundsNow) {
-        Some(whole(now.round()) + whole(delay.ceil()))
-    } else if on(Mutant::RedisDelayTruncatesDelay) {
-        Some(whole(now.floor()) + whole(delay.trunc()))
-    } else if on(Mutant::RedisDelayTruncPlusOne) {
-        Some(whole(now.floor()) + whole(delay.trunc()) + 1)
-    } else if on(Mutant::RedisDelayWholeMilliseconds) {
-        let millis = whole((delay * 1000.0).round());
-        Some(whole(now.floor()) + (millis + 999) / 1000)
-    } else {
-        None
-    }
-}

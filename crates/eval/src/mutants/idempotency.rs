@@ -1,6 +1,7 @@
 //! Idempotency mutants: the dedup key and the seen-set decisions (ADR-0022).
 
-use super::{Mutant, MutantInfo, on};
+use super::info::MutantInfo;
+use crate::switch::Mutant;
 
 pub const MUTANTS: &[MutantInfo] = &[
     MutantInfo {
@@ -28,22 +29,3 @@ pub const MUTANTS: &[MutantInfo] = &[
         sections: &["idempotency"],
     },
 ];
-
-/// The pointer of the dedup key in the envelope.
-pub fn key_pointer() -> &'static str {
-    if on(Mutant::IdempotencyKeyedOnTraceId) {
-        "/trace_id"
-    } else {
-        "/meta/id"
-    }
-}
-
-/// True when an empty or absent id is used as the key "".
-pub fn empty_id_is_a_key() -> bool {
-    on(Mutant::IdempotencyEmptyIdDeduped)
-}
-
-/// True when every run remembers the id, whatever its outcome.
-pub fn marks_before_handler() -> bool {
-    on(Mutant::IdempotencyMarksBeforeHandler)
-}

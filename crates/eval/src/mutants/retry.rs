@@ -5,9 +5,8 @@
 //! reaches 2^33 s): `retry-backoff-caps-factor`, `retry-backoff-first-retry-uncapped` and
 //! `retry-backoff-int64-nanoseconds`; `proposal/manifest.json` adds the cases that kill them.
 
-use super::{Mutant, MutantInfo, on};
-use crate::bindings::decimal::Dec;
-use crate::bindings::retry::{Amount, Jitter};
+use super::info::MutantInfo;
+use crate::switch::Mutant;
 
 pub const MUTANTS: &[MutantInfo] = &[
     MutantInfo {
@@ -83,83 +82,6 @@ pub const MUTANTS: &[MutantInfo] = &[
         sections: &["retry_backoff"],
     },
 ];
-
-/// Where the cap applies.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Cap {
-    /// On the grown delay (the rule).
-    Result(Dec),
-    /// On the base, before growth.
-    Base(Dec),
-    /// On the growth factor `multiplier^(n-1)`.
-    Factor(Dec),
-}
-
-/// The power the multiplier is raised to for attempt `n`.
-pub fn exponent(n: u64) -> u64 {
-    if on(Mutant::RetryBackoffExponentFromZero) {
-        n
-    } else {
-        n.saturating_sub(1)
-    }
-}
-
-/// The cap for attempt `n` (`None`: uncapped).
-pub fn cap(max: Dec, n: u64) -> Option<Cap> {
-    if on(Mutant::RetryBackoffZeroMaxCaps) {
-        return Some(Cap::Result(max));
-    }
-    if max.is_zero() || (n == 1 && on(Mutant::RetryBackoffFirstRetryUncapped)) {
-        None
-    } else if on(Mutant::RetryBackoffCapsBase) {
-        Some(Cap::Base(max))
-    } else if on(Mutant::RetryBackoffCapsFactor) {
-        Some(Cap::Factor(max))
-    } else {
-        Some(Cap::Result(max))
-    }
-}
-
-/// The largest delay an int64 count of nanoseconds holds, in seconds.
-const INT64_NANOSECONDS: Dec = Dec::I64_MAX_NANOS;
-/// The delay as the SDK finally holds it.
-pub fn finish(amount: Amount) -> Amount {
-    if on(Mutant::RetryBackoffWholeSeconds) {
-        match amount {
-            Amount::Exact(d) => Amount::Exact(d.floor().unwrap_or(d)),
-            Amount::Approx(x) => Amount::Approx(x.floor()),
-        }
-    } else if on(Mutant::RetryBackoffInt64Nanoseconds) {
-        match amount {
-            Amount::Exact(d) => Amount::Exact(d.min(INT64_NANOSECONDS)),
-            Amount::Approx(x) => Amount::Exact(
-                Dec::from_f64(x).map_or(INT64_NANOSECONDS, |d| d.min(INT64_NANOSECONDS)),
-            ),
-        }
-    } else {
-        amount
-    }
-}
-
-/// The jitter bounds under the active mutant (`None`: the rule applies).
-pub fn jitter_range(d: Amount, jitter: Jitter) -> Option<(Amount, Amount)> {
-    if jitter != Jitter::Full {
-        return None;
-    }
-    if on(Mutant::RetryBackoffEqualJitter) {
-        let low = match d {
-            Amount::Exact(x) => x
-                .half()
-                .map_or(Amount::Approx(x.to_f64() / 2.0), Amount::Exact),
-            Amount::Approx(x) => Amount::Approx(x / 2.0),
-        };
-        Some((low, d))
-    } else if on(Mutant::RetryBackoffJitterIgnored) {
-        Some((d, d))
-    } else {
-        None
-    }
-}
 
 /// Every timing mutant (families backoff, delay and retry) against the real 1.8.0 suite, and
 /// the `proposal/manifest.json` cases that kill the survivors.

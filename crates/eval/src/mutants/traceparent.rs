@@ -1,7 +1,8 @@
 //! Traceparent mutants: the header structure, its flags and the trace_id fallback. (Version
 //! `ff` and upper-case hex are not mutated: the section leaves them to the W3C parsers.)
 
-use super::{Mutant, MutantInfo, on};
+use super::info::MutantInfo;
+use crate::switch::Mutant;
 
 pub const MUTANTS: &[MutantInfo] = &[
     // Survives the real 1.8.0 suite (every envelope trace_id there is lowercase): see
@@ -47,30 +48,3 @@ pub const MUTANTS: &[MutantInfo] = &[
         sections: &["traceparent"],
     },
 ];
-
-/// True when a header with more than four fields is read by its first four.
-pub fn trailing_fields_accepted() -> bool {
-    on(Mutant::TraceparentTrailingFieldsAccepted)
-}
-
-/// The flags the extracted context carries, given the header's.
-pub fn flags(header_flags: &str) -> &str {
-    if on(Mutant::TraceparentFlagsForcedSampled) {
-        "01"
-    } else {
-        header_flags
-    }
-}
-
-/// The fallback trace id under the active mutant (`None`: the rule applies).
-pub fn fallback(envelope_trace_id: &str) -> Option<String> {
-    if on(Mutant::TraceparentFallbackCaseKept) {
-        Some(envelope_trace_id.chars().filter(|c| *c != '-').collect())
-    } else if on(Mutant::TraceparentFallbackDashesKept) {
-        Some(envelope_trace_id.to_ascii_lowercase())
-    } else if on(Mutant::TraceparentNoFallback) {
-        Some(String::new())
-    } else {
-        None
-    }
-}

@@ -1,5 +1,6 @@
-//! Tests of the binding-driven broker runner: every real release, the flip check, and the
-//! rules a real case pins (counter base and authority, typed projections).
+//! Tests of the binding-driven broker runner: every real release, the flip check, the rules a
+//! real case pins (counter base and authority, typed projections), and the shapes of its
+//! `schema_version_gate` sub-block.
 
 use super::*;
 use crate::bindings::testutil::{
@@ -113,4 +114,93 @@ fn mistyped_inputs_are_malformed_and_unknown_sub_keys_too() {
     let b = json!({ "attempts_reconciliation": { "cases": [{ "name": "c" }] } });
     let v = verdict_of("rabbitmq", &b, "attempts_reconciliation/c", run);
     assert!(matches!(v, Verdict::Malformed { .. }));
+}
+
+/// The `schema_version_gate` sub-block (`broker_gate.rs`), run through the section runner.
+mod gate {
+    use crate::bindings::testutil::{
+        assert_malformed_at, assert_mismatch_at, fixtures, run_all, verdict_of,
+    };
+    use crate::outcome::Verdict;
+    use crate::sections::broker::run;
+    use serde_json::json;
+
+    #[test]
+    fn gate_property_name_is_checked() {
+        let block = json!({
+            "schema_version_gate": {
+                "property": "bq_schema_version",
+                "fixture": "fixtures/order-created.json",
+                "cases": [{ "value": "1", "expect": "decode" }]
+            }
+        });
+        let out = run_all("sqs", &block, &fixtures(), run);
+        assert_mismatch_at(&out[0].1, "/sqs/schema_version_gate/property");
+        let v = verdict_of("artemis", &block, "schema_version_gate/0", run);
+        assert_eq!(v, Verdict::Pass);
+    }
+
+    #[test]
+    fn an_unknown_verdict_word_is_a_mismatch() {
+        let block = json!({
+            "schema_version_gate": {
+                "property": "bq-schema-version",
+                "fixture": "fixtures/order-created.json",
+                "cases": [{ "value": "2", "expect": "reject-flipped" }]
+            }
+        });
+        let v = verdict_of("pulsar", &block, "schema_version_gate/0", run);
+        assert_mismatch_at(&v, "/pulsar/schema_version_gate/cases/0/expect");
+    }
+
+    #[test]
+    fn gate_malformed_shapes() {
+        let block = json!({
+            "schema_version_gate": {
+                "property": "bq-schema-version",
+                "envelope_file": "fixtures/order-created.json",
+                "cases": [
+                    { "name": "both", "value": "1", "absent": true, "expect": "decode" },
+                    { "name": "neither", "expect": "decode" },
+                    { "name": "null", "value": null, "expect": "decode" },
+                    { "name": "number", "value": 1, "expect": "decode" },
+                    { "name": "bad-expect", "value": "1", "expect": 1 },
+                    { "name": "marker-on-string", "value": "1", "value_type": "float", "expect": "reject" },
+                    { "name": "absent-false", "absent": false, "expect": "decode" }
+                ]
+            }
+        });
+        let out = run_all("sqs", &block, &fixtures(), run);
+        let base = "/sqs/schema_version_gate/cases";
+        assert_malformed_at(&out[0].1, &format!("{base}/0/value"));
+        assert_malformed_at(&out[1].1, &format!("{base}/1/value"));
+        assert_malformed_at(&out[2].1, &format!("{base}/2/value"));
+        assert_malformed_at(&out[3].1, &format!("{base}/3/value"));
+        assert_malformed_at(&out[4].1, &format!("{base}/4/expect"));
+        assert_malformed_at(&out[5].1, &format!("{base}/5/value_type"));
+        assert_malformed_at(&out[6].1, &format!("{base}/6/value"));
+        let out = run_all("sqs", &block, &std::collections::BTreeMap::new(), run);
+        assert_malformed_at(&out[0].1, "/sqs/schema_version_gate/envelope_file");
+    }
+
+    #[test]
+    fn asb_numbers_name_the_width() {
+        let block = json!({
+            "schema_version_gate": {
+                "property": "bq-schema-version",
+                "fixture": "fixtures/order-created.json",
+                "cases": [
+                    { "value": 1, "expect": "reject" },
+                    { "value": 1.0, "value_type": "float", "expect": "decode" },
+                    { "value": 4294967297_i64, "expect": "decode" },
+                    { "value": true, "expect": "reject" }
+                ]
+            }
+        });
+        let out = run_all("asb", &block, &fixtures(), run);
+        assert!(matches!(out[0].1, Verdict::Mismatch(ref m) if m.derived.contains("int32")));
+        assert!(matches!(out[1].1, Verdict::Mismatch(ref m) if m.derived.contains("float32")));
+        assert!(matches!(out[2].1, Verdict::Mismatch(ref m) if m.derived.contains("int64")));
+        assert_eq!(out[3].1, Verdict::Pass);
+    }
 }

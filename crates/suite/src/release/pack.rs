@@ -215,3 +215,82 @@ impl<'a> Package<'a> {
         Ok((sink, count))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::release::gzip::CHUNK;
+
+    /// A tar stream like a suite's: many small pretty-printed JSON files, each with random
+    /// numbers and words, behind ustar headers.
+    fn sample() -> Vec<u8> {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let words = [
+            "order", "parcel", "refund", "gift", "express", "tier", "gold",
+        ];
+        let mut tree = TreeWriter::new(Vec::new(), "9.9.9", b"MIT\n", 0).unwrap();
+        tree.entry("fixtures", None).unwrap();
+        let mut size = 0;
+        let mut k = 0;
+        while size < 12 * CHUNK {
+            let mut text =
+                format!("{{\n  \"job\": \"urn:bench:{k}\",\n  \"data\": {{\n    \"items\": [");
+            for i in 0..(next() % 60) {
+                let n = next();
+                text += &format!(
+                    "\n      {{\n        \"line\": {i},\n        \"sku\": \"SKU-{:06}\",\n        \"name\": \"{} {}\",\n        \"qty\": {}\n      }},",
+                    n % 1_000_000,
+                    words[(n >> 20) as usize % words.len()],
+                    words[(n >> 30) as usize % words.len()],
+                    n >> 58
+                );
+            }
+            text += "\n    ]\n  }\n}\n";
+            size += text.len() + 512;
+            tree.entry(&format!("fixtures/f-{k:05}.json"), Some(text.as_bytes()))
+                .unwrap();
+            k += 1;
+        }
+        tree.finish().unwrap().0
+    }
+
+    fn with_threads(data: &[u8], threads: usize, piece: usize) -> Vec<u8> {
+        std::thread::scope(|scope| {
+            let mut w = ParallelGzip::new(scope, Vec::new(), 6, threads).unwrap();
+            for p in data.chunks(piece) {
+                w.write_all(p).unwrap();
+            }
+            w.finish().unwrap()
+        })
+    }
+
+    #[test]
+    fn the_bytes_do_not_depend_on_the_number_of_threads() {
+        let data = sample();
+        assert!(data.len() > 12 * CHUNK, "{}", data.len());
+        let one = with_threads(&data, 1, 65_536);
+        for (threads, piece) in [(2, 65_536), (3, 7919), (8, CHUNK + 3), (16, 512)] {
+            assert_eq!(
+                with_threads(&data, threads, piece),
+                one,
+                "{threads} threads"
+            );
+        }
+        for len in [0, 10, CHUNK, CHUNK + 1] {
+            assert_eq!(
+                with_threads(&data[..len], 4, 4096),
+                with_threads(&data[..len], 1, 4096),
+                "{len}"
+            );
+        }
+        let mut back = Vec::new();
+        std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&one[..]), &mut back).unwrap();
+        assert_eq!(back, data);
+    }
+}

@@ -17,7 +17,7 @@
 use super::number::{fits_int64, is_finite_double};
 use super::scan::{Doc, Kind, scan};
 use crate::model::is_ascii_blank;
-use crate::mutants::{Mutant, on, poison as mutant};
+use crate::switch::{Mutant, on, poison as mutant};
 
 /// The core decoder's verdict on a body.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -17,7 +17,7 @@ use super::base64;
 use super::number::survives_double_round_trip;
 use super::scan::{Doc, Kind, scan};
 use crate::model::{MODEL_LANG, PLACEHOLDER_TIME_MS};
-use crate::mutants::{Mutant, on, poison as mutant};
+use crate::switch::{Mutant, on};
 
 /// Nesting deeper than this many levels is beyond a common parser's limit (PHP's
 /// `json_decode` default): a writer that re-parses the body may not be able to read it.
@@ -199,6 +199,66 @@ pub fn splice(text: &str, block_text: &str) -> String {
     }
     let open = object.get(..object.len() - 1).unwrap_or(object);
     format!("{open},\"dead_letter\":{block_text}}}")
+}
+
+/// The poison mutants' variations ([`crate::switch::poison`]), with the two that build on this
+/// file's wrapper and depth limit.
+mod mutant {
+    use serde_json::{Map, Value};
+
+    use crate::bindings::poison::{dlq, scan, value};
+    pub use crate::switch::poison::*;
+    use crate::switch::{Mutant, on};
+
+    /// The wrapper of bytes that are not UTF-8.
+    pub fn undecodable_raw(bytes: &[u8]) -> Map<String, Value> {
+        if on(Mutant::DlqReplacementChar) {
+            let mut raw = Map::new();
+            let text = String::from_utf8_lossy(bytes).into_owned();
+            raw.insert("raw".into(), Value::String(text));
+            return raw;
+        }
+        let mut raw = dlq::base64_wrapper(bytes);
+        if on(Mutant::DlqBase64Unpadded)
+            && let Some(Value::String(s)) = raw.get_mut("raw")
+        {
+            s.truncate(s.trim_end_matches('=').len());
+        }
+        raw
+    }
+
+    /// Under the mutant, the record a re-encoding writer makes: the body parsed (numbers as
+    /// doubles, 1e400 becoming null; a repeated member keeping its last value) plus dead_letter.
+    /// A body its parser cannot read (nesting beyond its limit) is left to the splice.
+    pub fn reencoded_splice(text: &str, block_text: &str) -> Option<String> {
+        if !on(Mutant::DlqReencodedSplice) {
+            return None;
+        }
+        let doc = scan::scan(text).ok()?;
+        if doc.max_depth > dlq::DEPTH_LIMIT {
+            return None;
+        }
+        let mut replaced = String::new();
+        let mut last = 0;
+        for (i, node) in doc.nodes.iter().enumerate() {
+            if node.kind == scan::Kind::Number
+                && doc.source(i).parse::<serde_json::Number>().is_err()
+            {
+                replaced.push_str(&text[last..node.start]);
+                replaced.push_str("null");
+                last = node.end;
+            }
+        }
+        replaced.push_str(&text[last..]);
+        let reread = scan::scan(&replaced).ok()?;
+        let mut object = match value::to_value(&reread)? {
+            Value::Object(map) => map,
+            _ => return None,
+        };
+        let block: Value = serde_json::from_str(block_text).ok()?;
+        object.insert("dead_letter".into(), block);
+        Some(Value::Object(object).to_string())
+    }
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 //! non-finite number (`1e400`, `NaN`, `Infinity`) cannot be encoded at all.
 
 use super::json_text::{Dialect, JVal, parse};
-use crate::mutants::redis as mutant;
+use crate::switch::redis as mutant;
 
 /// The `:reserved` member the reserve script stores for `job`: `Ok(rewritten)` when the job
 /// decodes to a table whose `attempts` is a number and re-encodes after the increment,

@@ -2,7 +2,7 @@
 //! `floor(now)` plus whole seconds, computed exactly and rounded once to the double Redis
 //! stores, as an SDK with arbitrary-precision integers does.
 
-use crate::mutants::redis as mutant;
+use crate::switch::redis as mutant;
 
 /// An integer number of seconds, exact when it fits `i128`.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -9,7 +9,7 @@
 
 use super::cjson;
 use super::json_text::{Dialect, JVal, Num, parse};
-use crate::mutants::redis as mutant;
+use crate::switch::redis as mutant;
 
 /// The released body for the delivered `body`.
 pub fn released_body(body: &str) -> String {

@@ -14,7 +14,7 @@ use super::clock::{self, Now};
 use super::keyspace::{Cmd, Keyspace};
 use super::poison;
 use super::release;
-use crate::mutants::redis as mutant;
+use crate::switch::redis as mutant;
 
 /// Which key layout the transport runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

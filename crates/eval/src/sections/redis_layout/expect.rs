@@ -17,14 +17,19 @@
 
 use serde_json::{Map, Value};
 
-use super::scenario::Observed;
 use super::state::{at, generate, token};
 use crate::bindings::harness::malformed_at;
 use crate::bindings::redis_queue::json_text::{Dialect, JVal, parse};
-use crate::bindings::redis_queue::{Handle, Transport};
+use crate::bindings::redis_queue::{Delivery, Handle, Transport};
 use crate::case::{Step, compact};
 use crate::outcome::{Mismatch, Verdict};
 use bqsuite_core::ids::CaseRef;
+
+/// What a step observed, for its expectations.
+pub struct Observed {
+    /// The reserve step's delivery (`None` for other steps or an empty queue).
+    pub delivery: Option<Delivery>,
+}
 
 /// Checks every expectation of `want` (at `path`, `steps/<i>/expect`) in the runner's order.
 pub fn check(

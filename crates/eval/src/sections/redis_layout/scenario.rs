@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use super::expect;
+use super::expect::{self, Observed};
 use super::state::{self, at};
 use crate::bindings::harness::malformed_at;
 use crate::bindings::redis_queue::{Delivery, Handle, Layout, Now, OpError, Transport};
@@ -15,12 +15,6 @@ use bqsuite_core::ids::CaseRef;
 
 /// The most steps a case may hold (bounded work).
 pub const MAX_STEPS: usize = 10_000;
-
-/// What a step observed, for its expectations.
-pub struct Observed {
-    /// The reserve step's delivery (`None` for other steps or an empty queue).
-    pub delivery: Option<Delivery>,
-}
 
 /// Runs the scenario of `case` and checks every step's expectations in order.
 pub fn run(case: &CaseRef<'_>) -> Step<()> {
