@@ -32,13 +32,14 @@ impl Severity {
 }
 
 /// A finding's stable code, as JSON, text and annotations show it (`missing-file`). It is made
-/// only from a variant of a module's code enum (declared with [`finding_codes!`]), so every code
-/// is declared once, and logic compares codes as enum variants, never as strings.
+/// only from a variant of a module's code enum (declared with
+/// [`finding_codes!`](crate::finding_codes)), so every code is declared once, and logic compares
+/// codes as enum variants, never as strings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Code(&'static str);
 
 impl Code {
-    /// For [`finding_codes!`] only: the one place a code's text becomes a [`Code`].
+    /// For [`finding_codes!`](crate::finding_codes) only: the one place a code's text becomes a [`Code`].
     #[doc(hidden)]
     pub const fn declared(text: &'static str) -> Code {
         Code(text)
