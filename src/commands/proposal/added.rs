@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{Value, json};
 
-use super::Merged;
+use super::place::Merged;
 use bqsuite_core::diag::{Diagnostic, Report, plural};
 use bqsuite_core::index::CaseIndex;
 use bqsuite_eval::mutants::assess::Assessment;

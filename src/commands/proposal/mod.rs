@@ -25,13 +25,7 @@ use bqsuite_suite::classify::{self, Change};
 use bqsuite_suite::load::{self, Suite};
 use bqsuite_suite::overlay;
 
-pub use place::Sources;
-
-/// A suite with a proposal merged in, and where each of its parts was written.
-pub struct Merged {
-    pub suite: Suite,
-    pub sources: Sources,
-}
+pub use place::{Merged, Sources};
 
 /// Why a proposal could not be merged: the findings (each in the proposal's files), and the
 /// version of the suite it was to be merged over.

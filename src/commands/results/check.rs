@@ -26,7 +26,7 @@
 //! binding is excepted for the family and must not be claimed.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use jsonschema::Validator;
 use serde_json::Value;
@@ -658,6 +658,22 @@ fn check_section(
                 entry.value_pos,
             ));
         }
+    }
+}
+
+/// Checks every file of `files` against the suite. Fails (exit 2) when the suite or a file cannot
+/// be read at all.
+pub fn check_all(files: &[PathBuf], rules: &SuiteRules) -> Result<Vec<FileCheck>> {
+    if files.is_empty() {
+        return Err(Error::Usage("no results files given".into()));
+    }
+    files.iter().map(|f| check_file(rules, f)).collect()
+}
+
+pub(crate) fn subject(files: &[PathBuf]) -> String {
+    match files {
+        [one] => one.display().to_string(),
+        many => format!("{} results files", many.len()),
     }
 }
 

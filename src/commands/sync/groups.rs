@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::{Status, TargetResult};
+use super::outcome::{Group, Status, TargetResult};
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_core::shell;
 use bqsuite_suite::drift::{CaseCount, CaseCounter, summary_finding};
@@ -13,14 +13,6 @@ use bqsuite_suite::load::MANIFEST;
 
 /// The code of a copy whose manifest.json is not JSON.
 pub const BAD_MANIFEST: &str = "sync-bad-manifest";
-
-/// Copies that are the same: drifted the same way, or all in sync, or all not vendored yet.
-#[derive(Debug, Clone)]
-pub struct Group {
-    pub status: Status,
-    /// Indexes into the outcome's results, in targets-file order.
-    pub members: Vec<usize>,
-}
 
 /// The cases of the group whose first copy is `first`.
 fn cases_of(counter: &CaseCounter, workspace: &Path, first: &TargetResult) -> CaseCount {
