@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::Outcome;
+use super::outcome::Outcome;
 use bqsuite_suite::classify::version::Bump;
 use bqsuite_suite::classify::{Change, Code, Effect, shorten};
 

@@ -13,6 +13,7 @@
 //! - [`markdown`]: the release-notes draft.
 
 pub mod markdown;
+mod outcome;
 pub mod source;
 
 use std::path::{Path, PathBuf};
@@ -30,6 +31,7 @@ use bqsuite_suite::classify::{self, version};
 
 pub use bqsuite_suite::classify::version::Bump;
 pub use bqsuite_suite::classify::{Change, Effect};
+pub use outcome::Outcome;
 
 bqsuite_core::finding_codes! {
     /// The findings of `diff` about the version.
@@ -49,25 +51,6 @@ pub struct Options {
     pub new: PathBuf,
     /// Write a release-notes draft (Markdown) here.
     pub markdown: Option<PathBuf>,
-}
-
-/// The classified difference between two suites.
-#[derive(Debug, Clone)]
-pub struct Outcome {
-    /// OLD's CONFORMANCE_VERSION (trimmed), when it has one.
-    pub old_version: Option<String>,
-    /// NEW's CONFORMANCE_VERSION (trimmed), when it has one.
-    pub new_version: Option<String>,
-    /// Every change, in report order.
-    pub changes: Vec<Change>,
-    /// The smallest bump that covers every change.
-    pub needed: Bump,
-    /// The verdict on NEW's version, when both versions are SemVer.
-    pub verdict: Option<version::Verdict>,
-    /// "1.0.0 → 1.5.0 is a minor bump: sufficient", when both versions are SemVer.
-    pub verdict_text: Option<String>,
-    /// Errors about the versions (missing, not SemVer, insufficient bump).
-    pub version_findings: Vec<Diagnostic>,
 }
 
 impl Outcome {

@@ -9,15 +9,6 @@ use bqsuite_suite::archive::asset_name;
 use bqsuite_suite::archive::verify::Summary;
 use bqsuite_suite::vendor::Applied;
 
-/// Where the expected sha256 came from, as `data.checksum` reports it.
-pub(super) struct Checked {
-    pub(super) expected: String,
-    /// `SHA256SUMS` or `--sha256`.
-    pub(super) source: &'static str,
-    /// The SHA256SUMS read, when it was one.
-    pub(super) url: Option<String>,
-}
-
 impl Run<'_> {
     /// The `data` of a fetch, `--update` or `--check`: the mode, the version, DEST, the asset with
     /// the sha256 it was read with and where the expected one came from, and what was unpacked

@@ -34,7 +34,6 @@ use bqsuite_suite::compare;
 pub use bqsuite_suite::compare::{
     CompareOptions, Comparer, Comparison, compare_dirs, compare_files,
 };
-use data::Checked;
 pub use source::Network;
 use source::{Fetcher, Hashing, Location};
 
@@ -203,6 +202,15 @@ fn fresh(dest: &Path, created: &mut unpack::CreatedParents) -> Result<unpack::Pi
 struct Expected {
     hash: String,
     source: String,
+}
+
+/// Where the expected sha256 came from, as `data.checksum` reports it.
+struct Checked {
+    expected: String,
+    /// `SHA256SUMS` or `--sha256`.
+    source: &'static str,
+    /// The SHA256SUMS read, when it was one.
+    url: Option<String>,
 }
 
 struct Run<'o> {

@@ -22,52 +22,8 @@ use bqsuite_suite::archive::verify::Fault;
 mod client;
 
 use bqsuite_suite::archive::verify;
-pub use client::redirect_allowed;
+pub use client::{DEFAULT_DEADLINE_SECS, DEFAULT_MIN_SPEED, Network, redirect_allowed};
 use client::{build_client, describe_request_error};
-
-/// How the network is used.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Network {
-    /// Tries per download, the first included (connection errors, 408, 429, 5xx and dropped
-    /// transfers are retried; a dropped transfer resumes with a Range request).
-    pub attempts: u32,
-    /// The first retry waits about this long; each further retry doubles it (with jitter).
-    pub backoff: Duration,
-    /// No wait is longer than this, `Retry-After` included.
-    pub max_wait: Duration,
-    /// Limit on establishing a connection.
-    pub connect_timeout: Duration,
-    /// Limit on waiting for the response headers and on each read of the body (a stall).
-    pub read_timeout: Duration,
-    /// Limit on one whole download, retries and waits included (`--timeout`): a server that
-    /// trickles the body never makes a read wait long, so a stall limit alone does not bound it.
-    pub deadline: Duration,
-    /// The slowest average a download may keep once `speed_window` has passed, in bytes per
-    /// second (`--min-speed`; 0 turns the rule off).
-    pub min_speed: u64,
-    /// How long a download runs before `min_speed` is enforced.
-    pub speed_window: Duration,
-}
-
-/// The default of `--timeout`: ten minutes for one download.
-pub const DEFAULT_DEADLINE_SECS: u64 = 600;
-/// The default of `--min-speed`: 1 KiB/s on average after the first 30 seconds.
-pub const DEFAULT_MIN_SPEED: u64 = 1024;
-
-impl Default for Network {
-    fn default() -> Self {
-        Network {
-            attempts: 4,
-            backoff: Duration::from_millis(500),
-            max_wait: Duration::from_secs(30),
-            connect_timeout: Duration::from_secs(15),
-            read_timeout: Duration::from_secs(30),
-            deadline: Duration::from_secs(DEFAULT_DEADLINE_SECS),
-            min_speed: DEFAULT_MIN_SPEED,
-            speed_window: Duration::from_secs(30),
-        }
-    }
-}
 
 /// A resolved asset location.
 #[derive(Debug, Clone, PartialEq, Eq)]

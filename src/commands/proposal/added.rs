@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 
 use serde_json::{Value, json};
 
-use super::Merged;
-use crate::commands::proposal::Code;
+use super::codes::Code;
+use super::place::Merged;
 use bqsuite_core::diag::{Diagnostic, Report, plural};
 use bqsuite_core::index::CaseIndex;
 use bqsuite_eval::mutants::assess::Assessment;

@@ -10,6 +10,7 @@
 //! the proposal's, as the user passed its directory (`place.rs`).
 
 mod added;
+mod codes;
 mod place;
 
 use std::collections::BTreeMap;
@@ -26,22 +27,8 @@ use bqsuite_suite::classify::{self, Change};
 use bqsuite_suite::load::{self, Suite};
 use bqsuite_suite::overlay;
 
-pub use place::Sources;
-
-bqsuite_core::finding_codes! {
-    /// The findings about a proposal overlay.
-    pub enum Code {
-        ProposalConflict = "proposal-conflict",
-        ProposalNotAdditive = "proposal-not-additive",
-        AddedCaseKillsNoMutant = "added-case-kills-no-mutant",
-    }
-}
-
-/// A suite with a proposal merged in, and where each of its parts was written.
-pub struct Merged {
-    pub suite: Suite,
-    pub sources: Sources,
-}
+pub use codes::Code;
+pub use place::{Merged, Sources};
 
 /// Why a proposal could not be merged: the findings (each in the proposal's files), and the
 /// version of the suite it was to be merged over.

@@ -1,6 +1,6 @@
-//! Naming, for a finding about the merged suite, the file its author wrote: the suite's own
-//! manifest or fixture, or the proposal's, each as the user passed its directory, with the
-//! line:column and the JSON pointer within that file.
+//! The merged suite ([`Merged`]) and, for a finding about it, the file its author wrote: the
+//! suite's own manifest or fixture, or the proposal's, each as the user passed its directory,
+//! with the line:column and the JSON pointer within that file.
 //!
 //! The merged manifest exists only in memory, and its indexes are not the proposal's: the third
 //! case a proposal appends to a section of 13 cases is `/section/cases/15` there, but
@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use crate::commands::proposal::Code;
+use super::codes::Code;
 use bqsuite_core::diag::{Diagnostic, joined};
 use bqsuite_core::index::CaseIndex;
 use bqsuite_core::json;
@@ -54,6 +54,12 @@ impl Manifest {
         }
         format!("{place} at {pointer}")
     }
+}
+
+/// A suite with a proposal merged in, and where each of its parts was written.
+pub struct Merged {
+    pub suite: Suite,
+    pub sources: Sources,
 }
 
 /// The two directories a merged suite was made from, and where each part of it was written.

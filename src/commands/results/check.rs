@@ -26,14 +26,14 @@
 //! binding is excepted for the family and must not be claimed.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use jsonschema::Validator;
 use serde_json::Value;
 
+use super::codes::Code;
 use super::family::family_of;
 use super::read::{self, Loaded, Reason, SectionEntry, Status, cites_adr};
-use crate::commands::results::Code;
 use crate::commands::validate::schemas::{DRAFT_2020_12, compile_for_draft};
 use bqsuite_core::diag::{Diagnostic, Severity, plural};
 use bqsuite_core::error::{Error, Result};
@@ -660,6 +660,22 @@ fn check_section(
                 entry.value_pos,
             ));
         }
+    }
+}
+
+/// Checks every file of `files` against the suite. Fails (exit 2) when the suite or a file cannot
+/// be read at all.
+pub fn check_all(files: &[PathBuf], rules: &SuiteRules) -> Result<Vec<FileCheck>> {
+    if files.is_empty() {
+        return Err(Error::Usage("no results files given".into()));
+    }
+    files.iter().map(|f| check_file(rules, f)).collect()
+}
+
+pub(crate) fn subject(files: &[PathBuf]) -> String {
+    match files {
+        [one] => one.display().to_string(),
+        many => format!("{} results files", many.len()),
     }
 }
 

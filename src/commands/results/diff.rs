@@ -14,16 +14,22 @@
 //! diff compares what the files say.
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use super::DiffOptions;
+use super::codes::Code;
 use super::read::{self, CaseEntry, Loaded, SectionEntry, Status};
-use crate::commands::results::Code;
 use bqsuite_core::diag::{Diagnostic, Report, plural};
 use bqsuite_core::error::{Error, Result};
 use bqsuite_core::json::{self, Node};
+
+/// `results diff`.
+#[derive(Debug, Clone)]
+pub struct DiffOptions {
+    pub old: PathBuf,
+    pub new: PathBuf,
+}
 
 struct Run {
     file: String,

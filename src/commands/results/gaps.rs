@@ -15,8 +15,8 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use super::check::{FileCheck, SuiteRules};
+use super::codes::Code;
 use super::read::{self, Loaded, Status};
-use crate::commands::results::Code;
 use bqsuite_core::diag::{Diagnostic, Severity};
 use bqsuite_core::error::Result;
 use bqsuite_core::json::{self, Kind, Node, Pos};

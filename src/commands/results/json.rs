@@ -2,7 +2,7 @@
 //! it says about itself, its verdict, and its pass / fail / skip / missing counts per section of
 //! the suite (the matrix's cells, as numbers).
 
-use crate::commands::results::Code;
+use super::codes::Code;
 use serde_json::{Value, json};
 
 use super::grid::{Cell, Matrix};

@@ -13,16 +13,24 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use super::check::{FileCheck, SectionRule, SuiteRules, needs_adr};
+use super::check::{FileCheck, SectionRule, SuiteRules, check_all, needs_adr, subject};
+use super::codes::Code;
 use super::grid::{Cell, Column, Counts, Item, ItemKind, Matrix, Row};
 use super::read::{Reason, Status};
-use super::{MatrixOptions, check_all, subject};
-use crate::commands::results::Code;
 use bqsuite_core::diag::{Diagnostic, Report, plural};
 use bqsuite_core::error::Result;
 use bqsuite_core::fsutil;
+
+/// `results matrix`.
+#[derive(Debug, Clone)]
+pub struct MatrixOptions {
+    pub files: Vec<PathBuf>,
+    pub suite: PathBuf,
+    pub html: Option<PathBuf>,
+    pub markdown: Option<PathBuf>,
+}
 
 fn cell(rules: &SuiteRules, rule: &SectionRule, fc: &FileCheck) -> Cell {
     if !fc.readable {

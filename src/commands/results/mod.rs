@@ -21,10 +21,13 @@ pub mod read;
 use std::path::PathBuf;
 
 use bqsuite_core::diag::Report;
-use bqsuite_core::error::{Error, Result};
+use bqsuite_core::error::Result;
 
-pub use check::{FileCheck, SuiteRules, check_file};
+use check::subject;
+pub use check::{FileCheck, SuiteRules, check_all, check_file};
+pub use diff::DiffOptions;
 pub use family::family_of;
+pub use matrix::MatrixOptions;
 pub use read::MAX_RESULTS_BYTES;
 
 pub use codes::Code;
@@ -36,38 +39,6 @@ pub struct CheckOptions {
     pub suite: PathBuf,
     /// The SDK's known-gaps file (`conformance-known-gaps.json`): a `fail` it lists is accepted.
     pub known_gaps: Option<PathBuf>,
-}
-
-/// `results matrix`.
-#[derive(Debug, Clone)]
-pub struct MatrixOptions {
-    pub files: Vec<PathBuf>,
-    pub suite: PathBuf,
-    pub html: Option<PathBuf>,
-    pub markdown: Option<PathBuf>,
-}
-
-/// `results diff`.
-#[derive(Debug, Clone)]
-pub struct DiffOptions {
-    pub old: PathBuf,
-    pub new: PathBuf,
-}
-
-pub(crate) fn subject(files: &[PathBuf]) -> String {
-    match files {
-        [one] => one.display().to_string(),
-        many => format!("{} results files", many.len()),
-    }
-}
-
-/// Checks every file of `files` against the suite. Fails (exit 2) when the suite or a file cannot
-/// be read at all.
-pub fn check_all(files: &[PathBuf], rules: &SuiteRules) -> Result<Vec<FileCheck>> {
-    if files.is_empty() {
-        return Err(Error::Usage("no results files given".into()));
-    }
-    files.iter().map(|f| check_file(rules, f)).collect()
 }
 
 /// Decides whether each results file is Compatible; every reason it is not is an error finding.

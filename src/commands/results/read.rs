@@ -7,7 +7,7 @@ use std::fs;
 use std::io::Read;
 use std::path::Path;
 
-use crate::commands::results::Code;
+use super::codes::Code;
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_core::error::{Error, Result};
 use bqsuite_core::json::{self, Kind, Member, Node, Pos};

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use super::lines::{header_line, status_style, verdict_line, version_column};
-use super::{Group, Outcome, Status, TargetResult};
+use super::outcome::{Group, Outcome, Status, TargetResult};
 use bqsuite_core::diag::{self, Severity};
 use bqsuite_core::show;
 use bqsuite_suite::drift::{Change, file_lines, head_lines, what_copy};

@@ -5,20 +5,12 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::Code;
-use super::{Status, TargetResult};
+use super::codes::Code;
+use super::outcome::{Group, Status, TargetResult};
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_core::shell;
 use bqsuite_suite::drift::{CaseCount, CaseCounter, summary_finding};
 use bqsuite_suite::load::MANIFEST;
-
-/// Copies that are the same: drifted the same way, or all in sync, or all not vendored yet.
-#[derive(Debug, Clone)]
-pub struct Group {
-    pub status: Status,
-    /// Indexes into the outcome's results, in targets-file order.
-    pub members: Vec<usize>,
-}
 
 /// The cases of the group whose first copy is `first`.
 fn cases_of(counter: &CaseCounter, workspace: &Path, first: &TargetResult) -> CaseCount {

@@ -2,7 +2,7 @@
 //! `sync` in [`super::sync_report`]) share: the header line, the version column, the colour of a
 //! status word and the styled verdict line.
 
-use super::{Outcome, Status, TargetResult};
+use super::outcome::{Outcome, Status, TargetResult};
 use bqsuite_core::diag::{self, plural, style};
 use bqsuite_core::show;
 

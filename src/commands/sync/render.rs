@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use serde_json::{Value, json};
 
 use super::lines::verdict_line;
-use super::{Outcome, Status, TargetResult};
+use super::outcome::{Outcome, Status, TargetResult};
 use bqsuite_core::diag::{self, Severity, plural};
 use bqsuite_core::show;
 use bqsuite_suite::drift::drift_json;

@@ -6,14 +6,14 @@ use std::fs;
 use std::path::Path;
 use std::sync::OnceLock;
 
+use super::codes::Code;
+use super::outcome::{Options, Status, TargetResult};
 use super::targets::Target;
-use super::{Change, Options, Status, TargetResult};
-use crate::commands::sync::Code;
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_core::error::{Error, Result};
 use bqsuite_core::shell;
 use bqsuite_suite::compare::{self, CompareOptions};
-use bqsuite_suite::drift;
+use bqsuite_suite::drift::{self, Change};
 use bqsuite_suite::load::VERSION_FILE;
 use bqsuite_suite::releases::{self, Identity};
 use bqsuite_suite::vendor::{self, PathState, UnsafeKind};

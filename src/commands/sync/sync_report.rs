@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 
 use super::check_report::{DETAIL, LISTED, finish, status_word};
 use super::lines::{LISTED_FILES, header_line, version_column};
-use super::{Outcome, Status, TargetResult};
+use super::outcome::{Outcome, Status, TargetResult};
 use bqsuite_core::diag::{self, Severity};
 use bqsuite_core::show;
 use bqsuite_suite::drift::file_lines;

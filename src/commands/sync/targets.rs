@@ -8,7 +8,7 @@ use std::fs;
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
-use crate::commands::sync::Code;
+use super::codes::Code;
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_core::error::{Error, Result};
 

@@ -1,7 +1,7 @@
 //! Turns every case whose stated expectation disagrees with the embedded reference evaluator's
 //! verdict into a finding.
 
-use crate::commands::validate::Code;
+use super::codes::Code;
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_eval::outcome::{CaseOutcome, Verdict};
 use bqsuite_suite::Suite;

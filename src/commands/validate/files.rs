@@ -1,7 +1,7 @@
 //! The suite's files: the required ones exist, JSON parses, and no JSON file (other than a
 //! fixture that tests it on purpose) repeats a key.
 
-use crate::commands::validate::Code;
+use super::codes::Code;
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_core::json;
 use bqsuite_suite::Suite;

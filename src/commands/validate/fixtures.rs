@@ -181,7 +181,7 @@ fn locate_in(rel: &str, text: Option<&str>, findings: &mut [Diagnostic]) {
         return;
     };
     for d in pending {
-        super::locate_one(&tree, d);
+        pointers::locate_one(&tree, d);
     }
 }
 

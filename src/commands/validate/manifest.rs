@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::commands::validate::Code;
+use super::codes::Code;
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_core::ids::escape_token;
 use bqsuite_core::index::{BINDINGS, CaseIndex, METADATA_KEYS, SCOPES};

@@ -23,7 +23,6 @@ use serde_json::{Value, json};
 use bqsuite_core::diag::{Diagnostic, Report};
 use bqsuite_core::error::Result;
 use bqsuite_core::index::CaseIndex;
-use bqsuite_core::json;
 use bqsuite_suite::Suite;
 use bqsuite_suite::load::{self, MANIFEST};
 
@@ -199,7 +198,7 @@ fn locate(suite: &Suite, index: &CaseIndex, out: &mut [Diagnostic]) {
         if d.line_col.is_none()
             && let Some(tree) = suite.tree(&d.file)
         {
-            locate_one(tree, d);
+            pointers::locate_one(tree, d);
         }
         if d.case.is_none()
             && d.file == MANIFEST
@@ -207,17 +206,5 @@ fn locate(suite: &Suite, index: &CaseIndex, out: &mut [Diagnostic]) {
         {
             d.case = Some((case.section.clone(), case.id.clone()));
         }
-    }
-}
-
-/// Places `d`, a finding with a pointer into the file `tree` was parsed from, at its line:column;
-/// a pointer to something missing (a required field) at its nearest ancestor's.
-fn locate_one(tree: &json::Node, d: &mut Diagnostic) {
-    if let Some(pos) = d
-        .pointer
-        .as_deref()
-        .and_then(|p| json::nearest_position(tree, p))
-    {
-        d.line_col = Some((pos.line, pos.column));
     }
 }

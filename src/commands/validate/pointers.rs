@@ -1,13 +1,14 @@
 //! JSON pointers used by cases are valid RFC 6901, and the ones that speak about the case's
-//! input really exist in its fixture (otherwise the assertion would test nothing).
+//! input really exist in its fixture (otherwise the assertion would test nothing); and where in
+//! its file a finding's pointer lands ([`locate_one`]).
 
 use serde_json::Value;
 
-use crate::commands::validate::Code;
+use super::codes::Code;
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_core::ids::escape_token;
 use bqsuite_core::index::IndexedCase;
-use bqsuite_core::json::pointer;
+use bqsuite_core::json::{self, pointer};
 use bqsuite_suite::load::MANIFEST;
 
 /// Top-level envelope fields that encode itself writes: a preserved pointer there need not exist in
@@ -127,5 +128,17 @@ pub fn check(
                 }
             }
         }
+    }
+}
+
+/// Places `d`, a finding with a pointer into the file `tree` was parsed from, at its line:column;
+/// a pointer to something missing (a required field) at its nearest ancestor's.
+pub(super) fn locate_one(tree: &json::Node, d: &mut Diagnostic) {
+    if let Some(pos) = d
+        .pointer
+        .as_deref()
+        .and_then(|p| json::nearest_position(tree, p))
+    {
+        d.line_col = Some((pos.line, pos.column));
     }
 }

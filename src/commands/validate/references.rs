@@ -4,7 +4,7 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use crate::commands::validate::Code;
+use super::codes::Code;
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_core::ids::escape_token;
 use bqsuite_suite::Suite;

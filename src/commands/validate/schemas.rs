@@ -4,7 +4,7 @@
 use jsonschema::Validator;
 use serde_json::Value;
 
-use crate::commands::validate::Code;
+use super::codes::Code;
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_core::index::IndexedCase;
 use bqsuite_suite::Suite;

@@ -19,7 +19,7 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use super::blank::is_ascii_blank;
-use super::{FORBIDDEN_META_KEYS, SUPPORTED_SCHEMA_VERSION};
+use super::constants::{FORBIDDEN_META_KEYS, SUPPORTED_SCHEMA_VERSION};
 use crate::switch::decode as mutant;
 use bqsuite_core::ids::escape_token;
 

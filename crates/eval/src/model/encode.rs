@@ -4,12 +4,12 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use super::decode::Decoded;
-use super::decode::IdentitySource;
-use super::{
+use super::constants::{
     CANONICAL_TOP_KEYS, CORE_META_KEYS, DEAD_LETTER_REASONS, FORBIDDEN_META_KEYS,
     FORBIDDEN_TOP_KEYS, MODEL_LANG, PLACEHOLDER_TIME_MS,
 };
+use super::decode::Decoded;
+use super::decode::IdentitySource;
 use crate::switch::{encode as mutant, trim};
 use bqsuite_core::ids::escape_token;
 

@@ -14,11 +14,11 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use super::blank::is_ascii_blank;
-use super::decode::{Decoded, IdentitySource, Meta};
-use super::{
+use super::constants::{
     CORE_META_KEYS, FORBIDDEN_META_KEYS, MODEL_LANG, PLACEHOLDER_MESSAGE_ID, PLACEHOLDER_TIME_MS,
     PLACEHOLDER_TRACE_ID, SUPPORTED_SCHEMA_VERSION,
 };
+use super::decode::{Decoded, IdentitySource, Meta};
 use crate::switch::{encode as encode_mutant, trim};
 
 /// Everything the producer API (plus test access to the extras containers) takes.

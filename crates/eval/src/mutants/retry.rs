@@ -87,10 +87,12 @@ pub const MUTANTS: &[MutantInfo] = &[
 /// the `proposal/manifest.json` cases that kill the survivors.
 #[cfg(test)]
 mod tests {
-    use super::super::{Mutant, MutantInfo, backoff, delay};
+    use super::super::info::MutantInfo;
+    use super::super::{backoff, delay};
     use super::MUTANTS;
     use crate::outcome::{CaseOutcome, Verdict};
     use crate::realkit;
+    use crate::switch::Mutant;
     use crate::{evaluate, evaluate_mutant};
     use serde_json::{Map, Value};
 

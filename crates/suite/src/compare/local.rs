@@ -6,9 +6,12 @@ use std::fs;
 use std::io::{self, Read};
 use std::path::Path;
 
-use super::{CHUNK, MAX_DIFF_BYTES};
 use crate::archive::verify::Fault;
 use bqsuite_core::error::{Error, Result};
+
+/// Largest file (either side) a unified diff is made of.
+pub const MAX_DIFF_BYTES: u64 = 1024 * 1024;
+pub(super) const CHUNK: usize = 64 * 1024;
 
 /// What is at a path of the vendored directory.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

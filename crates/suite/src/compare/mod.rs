@@ -25,16 +25,14 @@ use bqsuite_core::error::{Error, Result};
 mod local;
 pub mod report;
 use crate::drift;
+pub use local::MAX_DIFF_BYTES;
 use local::{
-    Local, UNKNOWN_SIZE, read_fault, same_as_file, small_file_differs, stream_equal,
+    CHUNK, Local, UNKNOWN_SIZE, read_fault, same_as_file, small_file_differs, stream_equal,
     too_large_for_diff,
 };
 
-/// Largest file (either side) a unified diff is made of.
-pub const MAX_DIFF_BYTES: u64 = 1024 * 1024;
 /// Longest time spent computing one diff.
 const DIFF_TIMEOUT: Duration = Duration::from_secs(2);
-const CHUNK: usize = 64 * 1024;
 
 /// How to compare.
 #[derive(Debug, Clone, Default)]
