@@ -1,7 +1,10 @@
 //! Formatting-only edits of manifest.json (the version value cut out).
 
-use super::*;
-use crate::classify::Code;
+use super::change::Change;
+use super::codes::Code;
+use crate::Suite;
+use crate::load::MANIFEST;
+use bqsuite_core::json::{Kind, Node, Pos};
 
 /// The byte offset of a parser position in `text`.
 pub(super) fn offset_of(text: &str, pos: Pos) -> Option<usize> {

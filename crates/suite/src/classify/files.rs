@@ -1,7 +1,16 @@
 //! Fixtures and schema files: added, removed, changed, or changed only in formatting.
 
-use super::*;
-use crate::classify::Code;
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+use super::change::{Change, manifest_of};
+use super::codes::Code;
+use super::normalize::{same_tree, strip_schema};
+use crate::Suite;
+use crate::load::RESULTS_EXAMPLE;
+use bqsuite_core::index::CaseIndex;
+use bqsuite_core::json::{self, Kind, Node};
 
 /// The cases of `manifest` that mention the file `rel` (`section: id`, or a whole section when
 /// it is a block parameter).

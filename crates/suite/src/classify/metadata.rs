@@ -1,7 +1,16 @@
 //! The manifest's top-level metadata: its keys, the `sections` scope map and the `exceptions` list.
 
-use super::*;
-use crate::classify::Code;
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use super::change::Change;
+use super::codes::Code;
+use super::normalize::{description_of, strip_own_description};
+use super::show::{shorten, show, show_scope, value_diff};
+use crate::load::MANIFEST;
+use bqsuite_core::index::CaseIndex;
+use bqsuite_core::json;
 
 pub(super) fn compare_metadata(old: &Value, new: &Value, out: &mut Vec<Change>) {
     for key in [

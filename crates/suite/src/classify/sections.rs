@@ -1,8 +1,18 @@
 //! Sections, their parameters and their cases: what was added, removed, changed or extended.
 
-use super::*;
-use crate::classify::Code;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use serde_json::Value;
+
+use super::change::Change;
+use super::codes::Code;
+use super::normalize::{description_of, strip_own_description, strip_schema};
+use super::show::{one_line, quote_list, show, value_diff};
+use crate::load::MANIFEST;
 use crate::rules::scope_of;
+use bqsuite_core::ids::NON_CASE_KEYS;
+use bqsuite_core::index::{CaseIndex, IndexedCase};
+use bqsuite_core::json;
 
 /// The parameters of a section block: its members that are not cases, not sub-blocks and not its
 /// description. `schema` is compared with its annotations stripped.
