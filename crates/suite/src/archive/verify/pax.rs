@@ -9,7 +9,7 @@
 //! is one of [`METADATA`], or `path`/`size` equal to the header's own, and the data is well
 //! formed to its last byte.
 
-use super::Fault;
+use super::fault::Fault;
 
 /// The most data one extended header may hold: the records real writers emit are a few dozen
 /// bytes each.
