@@ -5,8 +5,8 @@ use std::io::{self, BufRead, Read};
 
 use flate2::{Crc, Decompress, FlushDecompress, Status};
 
-use super::{Fault, corrupt, truncated};
-use crate::archive::verify::Code;
+use super::codes::Code;
+use super::fault::{Fault, corrupt, truncated};
 use bqsuite_core::error::Error;
 
 /// Reads one gzip member (RFC 1952) and checks its header, its deflate stream, its CRC-32 and

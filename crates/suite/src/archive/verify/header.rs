@@ -6,8 +6,11 @@
 //! outside that (a v7 header, a base-256 or NUL-led number, an old-GNU header with bytes where a
 //! ustar reader looks for a name prefix) is refused by [`parse`], naming the field.
 
-use super::{BLOCK, Fault, show_path};
-use crate::archive::verify::Code;
+use super::codes::Code;
+use super::fault::{Fault, corrupt, show_path};
+
+/// A tar block.
+pub const BLOCK: usize = 512;
 
 /// Which header shape an entry uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -92,9 +95,7 @@ pub fn parse(block: &[u8; BLOCK]) -> Result<Header, Fault> {
     let stored = match number(&block[148..156]) {
         Some(Some(n)) => n,
         _ => {
-            return Err(super::corrupt(
-                "a tar header's checksum field is not a number",
-            ));
+            return Err(corrupt("a tar header's checksum field is not a number"));
         }
     };
     let sum: u64 = block
@@ -103,7 +104,7 @@ pub fn parse(block: &[u8; BLOCK]) -> Result<Header, Fault> {
         .map(|(i, &b)| u64::from(if (148..156).contains(&i) { b' ' } else { b }))
         .sum();
     if stored != sum {
-        return Err(super::corrupt(format!(
+        return Err(corrupt(format!(
             "a tar header's checksum does not match (stored {stored}, computed {sum})"
         )));
     }

@@ -1,8 +1,9 @@
 //! An entry's path: inside the single root, with no component a file system could read as
 //! anything but a plain name.
 
-use super::{Fault, Limits, MAX_DEPTH};
-use crate::archive::verify::Code;
+use super::codes::Code;
+use super::fault::Fault;
+use super::limits::{Limits, MAX_DEPTH};
 
 /// Checks an entry's path against `root` (`seen_root`: an earlier entry lay under it); returns it
 /// relative to the root (empty for the root itself).

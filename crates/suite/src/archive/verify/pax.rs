@@ -9,8 +9,8 @@
 //! is one of [`METADATA`], or `path`/`size` equal to the header's own, and the data is well
 //! formed to its last byte.
 
-use super::Fault;
-use crate::archive::verify::Code;
+use super::codes::Code;
+use super::fault::Fault;
 
 /// The most data one extended header may hold: the records real writers emit are a few dozen
 /// bytes each.

@@ -4,11 +4,17 @@
 
 use std::io::{self, BufRead, Read};
 
-use super::gzip::below;
-use super::header::{self, Format, Header, ambiguous};
+use super::codes::Code;
+use super::entries::{Kind, Paths, check_layout};
+use super::fault::{Fault, show_path, truncated};
+use super::gzip::{GzMember, below};
+use super::header::{self, BLOCK, Format, Header, ambiguous};
+use super::limits::{Limits, MAX_VERSION_BYTES};
 use super::path;
 use super::pax::{self, MAX_PAX_BYTES};
-use super::*;
+use super::sink::{Sink, Summary};
+use crate::archive::{LICENSE_FILE, root_dir};
+use crate::load::{MANIFEST, VERSION_FILE};
 
 impl<'a, R: BufRead> Walker<'a, R> {
     /// Reads the gzip header of `input` and starts the walk.
