@@ -82,35 +82,13 @@ impl Code {
         }
     }
 
-    /// The bump a change of this kind needs.
+    /// The bump a change of this kind needs: an addition a minor release, a removal or a
+    /// change a major one, wording and formatting a patch.
     pub fn bump(self) -> Bump {
-        match self {
-            Code::CaseRemoved
-            | Code::CaseChanged
-            | Code::SectionRemoved
-            | Code::SectionChanged
-            | Code::ScopeChanged
-            | Code::ScopeRemoved
-            | Code::ExceptionChanged
-            | Code::ExceptionRemoved
-            | Code::MetadataChanged
-            | Code::MetadataRemoved
-            | Code::FixtureRemoved
-            | Code::FixtureChanged
-            | Code::SchemaRemoved
-            | Code::SchemaChanged => Bump::Major,
-            Code::CaseAdded
-            | Code::CaseExtended
-            | Code::SectionAdded
-            | Code::ScopeAdded
-            | Code::ExceptionAdded
-            | Code::MetadataAdded
-            | Code::FixtureAdded
-            | Code::SchemaAdded => Bump::Minor,
-            Code::FixtureCosmetic
-            | Code::SchemaCosmetic
-            | Code::DescriptionChanged
-            | Code::ManifestCosmetic => Bump::Patch,
+        match self.effect() {
+            Effect::Added => Bump::Minor,
+            Effect::Removed | Effect::Changed => Bump::Major,
+            Effect::Description | Effect::Cosmetic => Bump::Patch,
         }
     }
 }
