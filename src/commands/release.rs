@@ -270,28 +270,12 @@ fn version_refusals(version: &str, options: &Options) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let pre = semver::Version::parse(version).is_ok_and(|v| !v.pre.is_empty());
     if pre && !options.allow_pre {
-        out.push(
-            Diagnostic::error(
-                Code::PreReleaseVersion,
-                VERSION_FILE,
-                format!(
-                    "version {version} is a pre-release (an untagged revision); it is not released"
-                ),
-            )
-            .help("set CONFORMANCE_VERSION to the version being tagged, or pass --allow-pre for a test build"),
-        );
+        out.push(pre_release_version(version));
     }
     if let Some(tag) = &options.tag
         && *tag != format!("v{version}")
     {
-        out.push(
-            Diagnostic::error(
-                Code::TagMismatch,
-                VERSION_FILE,
-                format!("the tag `{tag}` is not `v{version}` (v + CONFORMANCE_VERSION)"),
-            )
-            .help("tag the commit whose CONFORMANCE_VERSION matches, or bump CONFORMANCE_VERSION"),
-        );
+        out.push(tag_mismatch(tag, version));
     }
     out
 }
@@ -327,25 +311,16 @@ fn read_license(suite_dir: &Path, findings: &mut Vec<Diagnostic>) -> Result<Opti
             Err(e) => return Err(Error::io("read", &path, e)),
         };
         let problem = if meta.file_type().is_symlink() {
-            Some((
-                load::Code::Symlink,
-                "is a symbolic link; the release's LICENSE must be a regular file",
-            ))
+            Some(license_symlink(&shown))
         } else if !meta.is_file() {
-            Some((load::Code::SpecialFile, "is not a regular file"))
+            Some(license_special_file(&shown))
         } else if meta.len() > MAX_FILE_BYTES {
-            Some((
-                load::Code::FileTooLarge,
-                "is larger than a suite file may be",
-            ))
+            Some(license_too_large(&shown))
         } else {
             None
         };
-        if let Some((code, message)) = problem {
-            findings.push(
-                Diagnostic::error(code, shown, message)
-                    .help("make LICENSE a regular file (in the suite directory or its parent)"),
-            );
+        if let Some(problem) = problem {
+            findings.push(problem);
             return Ok(None);
         }
         let mut bytes = Vec::with_capacity(meta.len() as usize);
@@ -353,29 +328,13 @@ fn read_license(suite_dir: &Path, findings: &mut Vec<Diagnostic>) -> Result<Opti
             .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
             .map_err(|e| Error::io("read", &path, e))?;
         if bytes.len() as u64 != meta.len() {
-            findings.push(changed(&shown));
+            findings.push(suite_changed(&shown));
             return Ok(None);
         }
         return Ok(Some(bytes));
     }
-    findings.push(
-        Diagnostic::error(
-            Code::MissingLicense,
-            LICENSE_FILE,
-            "no LICENSE in the suite directory or its parent; a release must carry its license",
-        )
-        .help("add the license text as LICENSE next to manifest.json or one directory above"),
-    );
+    findings.push(missing_license());
     Ok(None)
-}
-
-fn changed(rel: &str) -> Diagnostic {
-    Diagnostic::error(
-        Code::SuiteChanged,
-        rel,
-        "the file changed while the release was being built",
-    )
-    .help("run the release again once nothing is editing the suite")
 }
 
 /// The walk and the loaded (validated) suite must agree file for file (names and sizes): the
@@ -388,7 +347,7 @@ fn check_same_files(suite: &Suite, entries: &[Entry], findings: &mut Vec<Diagnos
             .file(&entry.rel)
             .is_some_and(|file| file.size() == entry.len);
         if !same {
-            findings.push(changed(&entry.rel));
+            findings.push(suite_changed(&entry.rel));
         }
     }
     for rel in suite
@@ -396,7 +355,7 @@ fn check_same_files(suite: &Suite, entries: &[Entry], findings: &mut Vec<Diagnos
         .keys()
         .filter(|rel| !walked.contains(rel.as_str()))
     {
-        findings.push(changed(rel));
+        findings.push(suite_changed(rel));
     }
 }
 
@@ -452,6 +411,77 @@ fn publish(asset: &Staged, asset_path: &Path, sums_path: &Path, sums: &[u8]) -> 
         asset.discard();
     }
     result
+}
+
+// Findings
+
+/// `version` is a pre-release and `--allow-pre` was not given.
+fn pre_release_version(version: &str) -> Diagnostic {
+    Diagnostic::error(
+        Code::PreReleaseVersion,
+        VERSION_FILE,
+        format!("version {version} is a pre-release (an untagged revision); it is not released"),
+    )
+    .help(
+        "set CONFORMANCE_VERSION to the version being tagged, or pass --allow-pre for a test build",
+    )
+}
+
+/// `--tag` is not `v` + `version`.
+fn tag_mismatch(tag: &str, version: &str) -> Diagnostic {
+    Diagnostic::error(
+        Code::TagMismatch,
+        VERSION_FILE,
+        format!("the tag `{tag}` is not `v{version}` (v + CONFORMANCE_VERSION)"),
+    )
+    .help("tag the commit whose CONFORMANCE_VERSION matches, or bump CONFORMANCE_VERSION")
+}
+
+/// The LICENSE found (shown as `shown`) is a symbolic link.
+fn license_symlink(shown: &str) -> Diagnostic {
+    Diagnostic::error(
+        load::Code::Symlink,
+        shown,
+        "is a symbolic link; the release's LICENSE must be a regular file",
+    )
+    .help(LICENSE_HELP)
+}
+
+/// The LICENSE found (shown as `shown`) is neither a file nor a link.
+fn license_special_file(shown: &str) -> Diagnostic {
+    Diagnostic::error(load::Code::SpecialFile, shown, "is not a regular file").help(LICENSE_HELP)
+}
+
+/// The LICENSE found (shown as `shown`) is larger than a suite file may be.
+fn license_too_large(shown: &str) -> Diagnostic {
+    Diagnostic::error(
+        load::Code::FileTooLarge,
+        shown,
+        "is larger than a suite file may be",
+    )
+    .help(LICENSE_HELP)
+}
+
+const LICENSE_HELP: &str = "make LICENSE a regular file (in the suite directory or its parent)";
+
+/// Neither the suite directory nor its parent has a LICENSE.
+fn missing_license() -> Diagnostic {
+    Diagnostic::error(
+        Code::MissingLicense,
+        LICENSE_FILE,
+        "no LICENSE in the suite directory or its parent; a release must carry its license",
+    )
+    .help("add the license text as LICENSE next to manifest.json or one directory above")
+}
+
+/// The file `rel` changed while the release was being built.
+fn suite_changed(rel: &str) -> Diagnostic {
+    Diagnostic::error(
+        Code::SuiteChanged,
+        rel,
+        "the file changed while the release was being built",
+    )
+    .help("run the release again once nothing is editing the suite")
 }
 
 #[cfg(test)]
