@@ -48,16 +48,9 @@ pub fn report(subject: &str, args: &str, suite: &Suite, assessment: &Assessment)
             Verdict::Malformed { pointer, message } => (pointer, message.clone()),
             other => (&outcome.pointer, other.to_string()),
         };
-        let mut d = Diagnostic::warning(
-            eval::Code::CaseNotPassing,
-            MANIFEST,
-            format!("the reference model does not pass this case ({what}), so it kills no mutant"),
-        )
-        .at(pointer.clone())
-        .case(outcome.section.clone(), outcome.id.clone())
-        .help(format!(
-            "fix the case first: `bqsuite validate {args}` explains the disagreement"
-        ));
+        let mut d = case_not_passing(&what, args)
+            .at(pointer.clone())
+            .case(outcome.section.clone(), outcome.id.clone());
         d.line_col = position(suite, pointer);
         report.push(d);
     }
@@ -106,19 +99,8 @@ fn survivor(args: &str, suite: &Suite, run: &MutantRun) -> Diagnostic {
     let info = run.info;
     let section = info.sections[0];
     let pointer = format!("/{section}");
-    let mut d = Diagnostic::error(
-        Code::SurvivingMutant,
-        MANIFEST,
-        format!(
-            "mutant `{}` survives: an SDK that breaks the rule \"{}\" ({}) passes every case",
-            info.id, info.rule, info.habit
-        ),
-    )
-    .at(pointer.clone())
-    .help(format!(
-        "add to section `{}` a case that an SDK with this habit fails (its expectation agreed by the reference model), then check with `bqsuite mutants {args}`",
-        info.sections.join("` or `")
-    ));
+    let mut d =
+        surviving_mutant(info.id, info.rule, info.habit, info.sections, args).at(pointer.clone());
     d.line_col = position(suite, &pointer);
     d
 }
@@ -175,4 +157,41 @@ fn run_json(run: &MutantRun) -> Value {
             "verdict": kill_text(&k.verdict),
         })).collect::<Vec<_>>(),
     })
+}
+
+// Findings
+
+/// The reference model does not pass a case (`what` says how), so the case kills no mutant;
+/// `args` name the suite on a command line.
+fn case_not_passing(what: &str, args: &str) -> Diagnostic {
+    Diagnostic::warning(
+        eval::Code::CaseNotPassing,
+        MANIFEST,
+        format!("the reference model does not pass this case ({what}), so it kills no mutant"),
+    )
+    .help(format!(
+        "fix the case first: `bqsuite validate {args}` explains the disagreement"
+    ))
+}
+
+/// No case kills the mutant `id` (breaking `rule` by `habit`); a case belongs in one of
+/// `sections`; `args` name the suite on a command line.
+fn surviving_mutant(
+    id: &str,
+    rule: &str,
+    habit: &str,
+    sections: &[&str],
+    args: &str,
+) -> Diagnostic {
+    Diagnostic::error(
+        Code::SurvivingMutant,
+        MANIFEST,
+        format!(
+            "mutant `{id}` survives: an SDK that breaks the rule \"{rule}\" ({habit}) passes every case"
+        ),
+    )
+    .help(format!(
+        "add to section `{}` a case that an SDK with this habit fails (its expectation agreed by the reference model), then check with `bqsuite mutants {args}`",
+        sections.join("` or `")
+    ))
 }
