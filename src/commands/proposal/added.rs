@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{Value, json};
 
-use super::codes::Code;
+use super::findings;
 use super::place::Merged;
 use bqsuite_core::diag::{Diagnostic, Report, plural};
 use bqsuite_core::index::CaseIndex;
@@ -107,23 +107,9 @@ fn line(case: &Added) -> String {
 }
 
 fn kills_none(file: &str, case: &Added) -> Diagnostic {
-    let mut d = Diagnostic::note(
-        Code::AddedCaseKillsNoMutant,
-        file,
-        format!(
-            "the proposal's case `{}` of section `{}` kills no mutant: every mutant of the \
-             catalogue passes it, as the reference model does",
-            case.id, case.section
-        ),
-    )
-    .at(case.pointer.clone())
-    .case(case.section, case.id)
-    .help(
-        "if the case was written for a surviving mutant, its input does not set the mutant's habit \
-         apart from the rule: choose an input where the two give different results; if it pins \
-         a rule no mutant breaks, keep it, and consider adding that mutant to the catalogue \
-         (crates/eval/src/mutants/)",
-    );
+    let mut d = findings::added_case_kills_no_mutant(file, case.section, case.id)
+        .at(case.pointer.clone())
+        .case(case.section, case.id);
     d.line_col = case.line_col;
     d
 }

@@ -11,6 +11,7 @@
 
 mod added;
 mod codes;
+mod findings;
 mod place;
 
 use std::collections::BTreeMap;
@@ -160,12 +161,7 @@ pub fn validate(suite: &Path, proposal: &Path) -> Result<Report> {
 }
 
 fn not_additive(change: &Change) -> Diagnostic {
-    let mut d = Diagnostic::error(
-        Code::ProposalNotAdditive,
-        change.file.clone(),
-        format!("the proposal changes the suite: {}", change.message),
-    )
-    .help("a proposal for the next minor release only adds cases and fixtures");
+    let mut d = findings::not_additive(change.file.clone(), &change.message);
     d.pointer = change.pointer.clone();
     if let (Some(s), Some(c)) = (&change.section, &change.case) {
         d = d.case(s, c);

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use super::codes::Code;
+use super::findings;
 use bqsuite_core::diag::{Diagnostic, joined};
 use bqsuite_core::index::CaseIndex;
 use bqsuite_core::json;
@@ -105,8 +105,7 @@ impl Sources {
     /// The finding of a conflict the merge found in the proposal's file `at` (a pointer into its
     /// manifest, or the path of one of its files).
     pub fn conflict(&self, c: Conflict) -> Diagnostic {
-        let mut d = Diagnostic::error(Code::ProposalConflict, String::new(), c.message)
-            .help("a proposal only adds: new cases, sub-blocks, sections and fixtures");
+        let mut d = findings::merge_conflict(c.message);
         if c.at.is_empty() || c.at.starts_with('/') {
             d.file = self.proposal_manifest.shown.clone();
             d.line_col = self.proposal_manifest.position(&c.at);
@@ -165,22 +164,12 @@ impl Sources {
             .into_iter()
             .filter_map(|(case, pointer)| {
                 let theirs = released.get(&(case.section.as_str(), case.id.as_str()))?;
-                let d = Diagnostic::error(
-                    Code::ProposalConflict,
+                let d = findings::case_id_taken(
                     self.proposal_manifest.shown.clone(),
-                    format!(
-                        "section `{}` of the suite already has a case `{}` ({}); results files \
-                         could not tell the two apart, and a proposal only adds",
-                        case.section,
-                        case.id,
-                        self.suite_manifest.place(theirs)
-                    ),
+                    &case.section,
+                    &case.id,
+                    &self.suite_manifest.place(theirs),
                 )
-                .help(format!(
-                    "give the proposal's case a `name` no case of section `{}` has (or drop it, \
-                     if the suite's case already pins what it tests)",
-                    case.section
-                ))
                 .case(case.section.clone(), case.id.clone());
                 Some(Diagnostic {
                     line_col: self.proposal_manifest.position(&pointer),
