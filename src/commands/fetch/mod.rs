@@ -13,7 +13,9 @@
 //! - `--update`: the same two passes into the staging directory, then DIR's vendored set is made
 //!   equal to the unpacked tree file by file ([`update`]).
 
+mod codes;
 mod data;
+mod findings;
 pub mod progress;
 pub mod source;
 mod unpack;
@@ -37,14 +39,7 @@ pub use bqsuite_suite::compare::{
 pub use source::Network;
 use source::{Fetcher, Hashing, Location};
 
-bqsuite_core::finding_codes! {
-    /// The findings of `fetch` about the release's checksum.
-    pub enum Code {
-        ChecksumMismatch = "checksum-mismatch",
-        ChecksumMissing = "checksum-missing",
-        ChecksumAmbiguous = "checksum-ambiguous",
-    }
-}
+pub use codes::Code;
 
 /// The default location of released assets; `{version}` is replaced.
 pub const DEFAULT_BASE_URL: &str =
@@ -292,20 +287,12 @@ impl Run<'_> {
         expected: &Expected,
     ) -> std::result::Result<(Summary, u64, String), Fault> {
         if pass.digest != expected.hash {
-            return Err(Fault::Refused(Box::new(
-                Diagnostic::error(
-                    Code::ChecksumMismatch,
-                    asset_name(self.version),
-                    format!(
-                        "the asset's sha256 is {}, but {} says {}",
-                        pass.digest, expected.source, expected.hash
-                    ),
-                )
-                .help(
-                    "the download is corrupt or was tampered with (or the pin is wrong); nothing \
-                     was written",
-                ),
-            )));
+            return Err(Fault::Refused(Box::new(findings::checksum_mismatch(
+                self.version,
+                &pass.digest,
+                &expected.source,
+                &expected.hash,
+            ))));
         }
         let summary = pass.verdict?;
         Ok((summary, pass.bytes, pass.digest))
@@ -568,19 +555,11 @@ fn read_sums(
         .take(MAX_SUMS_BYTES + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| Fault::from_io(e, |e| Fault::Failed(Error::io("read", &shown, e))))?;
-    let missing = |why: String| {
-        Fault::Refused(Box::new(
-            Diagnostic::error(Code::ChecksumMissing, SUMS_FILE, why).help(
-                "the release is incomplete; pin the asset's hash with --sha256 if you know it",
-            ),
-        ))
-    };
+    let refused = |d: Diagnostic| Fault::Refused(Box::new(d));
     if bytes.len() as u64 > MAX_SUMS_BYTES {
-        return Err(missing(format!(
-            "{shown} is larger than {MAX_SUMS_BYTES} bytes"
-        )));
+        return Err(refused(findings::sums_too_large(&shown, MAX_SUMS_BYTES)));
     }
-    let text = String::from_utf8(bytes).map_err(|_| missing(format!("{shown} is not text")))?;
+    let text = String::from_utf8(bytes).map_err(|_| refused(findings::sums_not_text(&shown)))?;
     match sums_lookup(&text, name) {
         SumsEntry::Hash(hash) => Ok(hash),
         SumsEntry::Missing => {
@@ -591,23 +570,11 @@ fn read_sums(
             {
                 return Err(Fault::Failed(e));
             }
-            Err(missing(format!("{shown} has no line for {name}")))
+            Err(refused(findings::sums_no_line(&shown, name)))
         }
-        SumsEntry::Ambiguous(hashes) => Err(Fault::Refused(Box::new(
-            Diagnostic::error(
-                Code::ChecksumAmbiguous,
-                SUMS_FILE,
-                format!(
-                    "{shown} has {} lines for {name} that disagree ({}); no hash can be trusted",
-                    hashes.len(),
-                    hashes.join(", ")
-                ),
-            )
-            .help(
-                "the release's SHA256SUMS is corrupt or was tampered with; nothing was written. \
-                 Pin the hash you trust with --sha256",
-            ),
-        ))),
+        SumsEntry::Ambiguous(hashes) => {
+            Err(refused(findings::checksum_ambiguous(&shown, name, &hashes)))
+        }
     }
 }
 

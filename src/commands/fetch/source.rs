@@ -21,7 +21,6 @@ use bqsuite_suite::archive::verify::Fault;
 
 mod client;
 
-use bqsuite_suite::archive::verify;
 pub use client::{DEFAULT_DEADLINE_SECS, DEFAULT_MIN_SPEED, Network, redirect_allowed};
 use client::{build_client, describe_request_error};
 
@@ -183,12 +182,9 @@ impl Fetcher {
 
 fn too_large(length: u64, cap: u64, shown: &str) -> Result<(), Fault> {
     if length > cap {
-        return Err(Fault::refuse_help(
-            verify::Code::ArchiveTooLarge,
-            shown,
-            format!("{shown} is {length} bytes; an asset is at most {cap} bytes"),
-            "this is not a release asset",
-        ));
+        return Err(Fault::Refused(Box::new(super::findings::asset_too_large(
+            shown, length, cap,
+        ))));
     }
     Ok(())
 }

@@ -16,7 +16,8 @@ use std::path::{Path, PathBuf};
 
 use bqsuite_core::error::{Error, Result};
 use bqsuite_core::shell;
-use bqsuite_suite::archive::verify;
+
+use super::findings;
 use bqsuite_suite::archive::verify::{Fault, Limits, Summary};
 use bqsuite_suite::load::{self, MANIFEST};
 use bqsuite_suite::vendor::{self, Applied};
@@ -122,37 +123,22 @@ pub fn vendor_staged(
 ) -> std::result::Result<Applied, Fault> {
     let staged = load::load_bytes_within(tree, &limits.suite()).map_err(|e| match e {
         // The loader's size cap (an I/O failure stays one, exit 2).
-        Error::BadPath { problem, .. } => Fault::refuse_help(
-            verify::Code::ArchiveTooLarge,
-            "",
-            format!("the release cannot be read whole as a vendored set: {problem}"),
-            "nothing was written; a release `bqsuite release` writes is always read whole",
-        ),
+        Error::BadPath { problem, .. } => {
+            Fault::Refused(Box::new(findings::release_not_read_whole("", &problem)))
+        }
         other => Fault::Failed(other),
     })?;
     if let Some(problem) = staged.problems.first() {
-        return Err(Fault::refuse_help(
-            verify::Code::ArchiveTooLarge,
+        return Err(Fault::Refused(Box::new(findings::release_not_read_whole(
             problem.file.clone(),
-            format!(
-                "the release cannot be read whole as a vendored set: {}",
-                problem.message
-            ),
-            "nothing was written; a release `bqsuite release` writes is always read whole",
-        ));
+            &problem.message,
+        ))));
     }
     if staged.files.len() != summary.vendored_files {
-        return Err(Fault::refuse_help(
-            verify::Code::ArchiveTooLarge,
-            "",
-            format!(
-                "the release holds {} files besides LICENSE, but {} of them were read as its \
-                 vendored set",
-                summary.vendored_files,
-                staged.files.len()
-            ),
-            "nothing was written; a release `bqsuite release` writes is always read whole",
-        ));
+        return Err(Fault::Refused(Box::new(findings::release_files_not_read(
+            summary.vendored_files,
+            staged.files.len(),
+        ))));
     }
     let release: BTreeMap<String, Vec<u8>> = staged
         .files
