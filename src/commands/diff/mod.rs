@@ -12,6 +12,8 @@
 //! - [`source`]: reading a side (a directory, or a tarball through the release verifier);
 //! - [`markdown`]: the release-notes draft.
 
+mod codes;
+mod findings;
 pub mod markdown;
 mod outcome;
 pub mod source;
@@ -33,16 +35,7 @@ pub use bqsuite_suite::classify::version::Bump;
 pub use bqsuite_suite::classify::{Change, Effect};
 pub use outcome::Outcome;
 
-bqsuite_core::finding_codes! {
-    /// The findings of `diff` about the version.
-    pub enum Code {
-        VersionBump = "version-bump",
-        VersionBumpInsufficient = "version-bump-insufficient",
-        VersionMissing = "version-missing",
-        VersionInvalid = "version-invalid",
-        SinceSkipped = "since-skipped",
-    }
-}
+pub use codes::Code;
 
 /// `diff OLD NEW`.
 #[derive(Debug, Clone)]
@@ -61,7 +54,7 @@ impl Outcome {
 
     /// The changes as findings (one note each).
     pub fn notes(&self) -> Vec<Diagnostic> {
-        self.changes.iter().map(change_note).collect()
+        self.changes.iter().map(findings::change_note).collect()
     }
 
     /// Counts for the summary: added, removed, changed, description edits, cosmetic.
@@ -124,20 +117,6 @@ impl Outcome {
     }
 }
 
-fn change_note(c: &Change) -> Diagnostic {
-    let mut d = Diagnostic::note(c.code, c.file.clone(), c.message.clone());
-    if let Some(p) = &c.pointer {
-        d = d.at(p.clone());
-    }
-    if let (Some(section), Some(id)) = (&c.section, &c.case) {
-        d = d.case(section.clone(), id.clone());
-    }
-    if let Some(detail) = &c.detail {
-        d = d.detail(detail.clone());
-    }
-    d
-}
-
 /// A version of one side, or the finding that explains why there is none.
 fn read_version(
     suite: &Suite,
@@ -153,30 +132,15 @@ fn read_version(
         return (
             None,
             None,
-            Some(
-                Diagnostic::error(
-                    Code::VersionMissing,
-                    VERSION_FILE,
-                    format!("{side} ({shown}) has {why}, so the version bump cannot be checked"),
-                )
-                .help("put the suite's SemVer (e.g. 1.5.0) in CONFORMANCE_VERSION"),
-            ),
+            Some(findings::version_missing(side, &shown.to_string(), why)),
         );
     };
     let text = text.to_string();
     match semver::Version::parse(&text) {
         Ok(v) => (Some(text), Some(v), None),
         Err(e) => {
-            let finding = Diagnostic::error(
-                Code::VersionInvalid,
-                VERSION_FILE,
-                format!(
-                    "{side}'s CONFORMANCE_VERSION `{}` is not SemVer ({e}), so the version bump \
-                     cannot be checked",
-                    classify::shorten(&text, 40)
-                ),
-            )
-            .help("write MAJOR.MINOR.PATCH, e.g. 1.5.0 (a pre-release: 1.6.0-pre)");
+            let finding =
+                findings::version_invalid(side, &classify::shorten(&text, 40), &e.to_string());
             (Some(text), None, Some(finding))
         }
     }
@@ -205,21 +169,13 @@ pub fn classify(old: &Suite, new: &Suite) -> Result<Outcome> {
         };
         verdict_text = Some(format!("{described}: {word}"));
         if !v.sufficient {
-            let mut d = Diagnostic::error(
-                Code::VersionBumpInsufficient,
-                VERSION_FILE,
-                format!(
-                    "the change from OLD {o} to NEW {n} needs a {needed} bump ({}), but {described}",
-                    needed.reason()
-                ),
-            );
-            if let Some(s) = &v.suggestion {
-                d = d.help(format!(
-                    "set NEW's CONFORMANCE_VERSION to {s} or later (and the manifest's \
-                     conformance_version with it)"
-                ));
-            }
-            version_findings.push(d);
+            version_findings.push(findings::version_bump_insufficient(
+                o,
+                n,
+                needed,
+                &described,
+                v.suggestion.as_deref(),
+            ));
         }
         verdict = Some(v);
     }
@@ -241,22 +197,8 @@ fn side_problems(suite: &Suite, side: &str) -> Vec<Diagnostic> {
         .problems
         .iter()
         .map(|p| {
-            let mut d = p.clone();
-            let outside = bqsuite_suite::layout::Code::of(d.code).is_some();
-            if !outside {
-                d.severity = bqsuite_core::diag::Severity::Warning;
-            }
-            d.message = format!(
-                "{side} ({}): {} (not compared{})",
-                suite.root.display(),
-                d.message,
-                if outside {
-                    "; no release can hold it"
-                } else {
-                    ""
-                }
-            );
-            d
+            let outside = bqsuite_suite::layout::Code::of(p.code).is_some();
+            findings::side_problem(p, side, &suite.root.display().to_string(), outside)
         })
         .collect()
 }
@@ -370,12 +312,7 @@ pub fn repoint_duplicates(findings: &mut [Diagnostic], old: &Suite, new: &Suite)
             .tree(load::MANIFEST)
             .and_then(|tree| tree.at(&added.pointer))
             .map(|node| (node.pos.line, node.pos.column));
-        d.message = format!(
-            "case id `{id}` is used twice in section `{section}`: the case added here repeats \
-             the released one at {}; results files could not tell them apart",
-            kept.pointer
-        );
-        d.help = Some("give the added case a unique `name`".into());
+        *d = findings::duplicate_of_released(d.clone(), &id, &section, &kept.pointer);
     }
 }
 
@@ -392,41 +329,18 @@ fn since_outcome(old: &Path, new: &Path) -> Result<(Vec<Diagnostic>, Option<Outc
     let new_suite = load::load(new)?;
     if let Err(why) = classify::manifest_of(&new_suite) {
         // validate reports the broken manifest itself; the version rule cannot run.
-        let skipped = vec![Diagnostic::warning(
-            Code::SinceSkipped,
-            load::MANIFEST,
-            format!(
-                "the version rules since {} were not checked: {}",
-                old.display(),
-                why.0
-            ),
-        )];
+        let skipped = vec![findings::since_skipped(&old.display().to_string(), &why.0)];
         return Ok((skipped, None));
     }
     let outcome = classify(&old_suite, &new_suite)?;
     let mut findings = side_problems(&old_suite, "OLD");
-    let verdict = outcome
-        .verdict_text
-        .as_deref()
-        .map_or(String::new(), |t| format!("; {t}"));
-    let [added, removed, changed, descriptions, cosmetic] = outcome.counts();
-    let since = format!(
-        "since {} ({})",
-        old.display(),
-        outcome.old_version.as_deref().unwrap_or("no version")
-    );
-    let message = if outcome.needed == Bump::None {
-        format!("{since}: nothing changed, so no bump is needed{verdict}")
-    } else {
-        format!(
-            "{since}: {added} added, {removed} removed, {changed} changed, {descriptions} \
-             description edit{}, {cosmetic} cosmetic; the change needs a {} bump ({}){verdict}",
-            bqsuite_core::diag::plural(descriptions),
-            outcome.needed,
-            outcome.needed.reason()
-        )
-    };
-    findings.push(Diagnostic::note(Code::VersionBump, VERSION_FILE, message));
+    findings.push(findings::version_bump(
+        &old.display().to_string(),
+        outcome.old_version.as_deref(),
+        outcome.counts(),
+        outcome.needed,
+        outcome.verdict_text.as_deref(),
+    ));
     findings.extend(outcome.notes());
     findings.extend(outcome.version_findings.iter().cloned());
     Ok((findings, Some(outcome)))
