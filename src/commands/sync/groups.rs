@@ -5,10 +5,9 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::codes::Code;
+use super::findings;
 use super::outcome::{Group, Status, TargetResult};
 use bqsuite_core::diag::Diagnostic;
-use bqsuite_core::shell;
 use bqsuite_suite::drift::{CaseCount, CaseCounter, summary_finding};
 use bqsuite_suite::load::MANIFEST;
 
@@ -72,21 +71,7 @@ pub(super) fn settle(
                 r.status = Status::Error;
                 r.cases = Some(cases.clone());
                 let file = format!("{}/{MANIFEST}", r.target.path);
-                r.findings.insert(
-                    0,
-                    Diagnostic::error(
-                        Code::SyncBadManifest,
-                        file.clone(),
-                        format!(
-                            "`{}` is not JSON ({why}), so the copy's cases cannot be compared",
-                            shell::escape(&file)
-                        ),
-                    )
-                    .help(format!(
-                        "`{fix}` re-vendors it from the canonical suite (or restore the file \
-                         from the SDK's history)"
-                    )),
-                );
+                r.findings.insert(0, findings::bad_manifest(file, why, fix));
             }
             continue;
         }

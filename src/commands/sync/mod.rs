@@ -17,6 +17,7 @@
 
 mod check_report;
 mod codes;
+mod findings;
 mod groups;
 mod lines;
 mod outcome;
@@ -30,7 +31,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::commands::validate;
-use bqsuite_core::diag::{Diagnostic, Report, Severity};
+use bqsuite_core::diag::{Report, Severity};
 use bqsuite_core::error::{Error, Result};
 use bqsuite_core::shell;
 use bqsuite_suite::load;
@@ -95,11 +96,7 @@ pub fn sync(options: &Options) -> Result<Outcome> {
     let unsound = if options.check {
         let mut problems = suite.problems.clone();
         if suite.file(load::MANIFEST).is_none() {
-            problems.push(Diagnostic::error(
-                Code::SyncInvalidSuite,
-                load::MANIFEST,
-                "the canonical suite has no manifest.json",
-            ));
+            problems.push(findings::canonical_without_manifest());
         }
         problems
     } else {
@@ -112,17 +109,10 @@ pub fn sync(options: &Options) -> Result<Outcome> {
             shell::escape(&subject),
             if options.check { "compared" } else { "written" }
         ));
-        report.push(
-            Diagnostic::error(
-                Code::SyncInvalidSuite,
-                "",
-                "the canonical suite is not valid, so no copy was compared or written",
-            )
-            .help(format!(
-                "fix the findings above (`{}`), then run again",
-                shell::command(&["validate".into(), shell::arg(&options.suite)])
-            )),
-        );
+        report.push(findings::canonical_invalid(&shell::command(&[
+            "validate".into(),
+            shell::arg(&options.suite),
+        ])));
         report.data = render::json_data(&outcome, &[]);
         outcome.report = report;
         return Ok(outcome);
@@ -181,18 +171,11 @@ pub fn sync(options: &Options) -> Result<Outcome> {
     }
     for r in &mut results {
         if r.status == Status::MissingRepo && options.strict {
-            r.findings.push(
-                Diagnostic::error(
-                    Code::SyncMissingRepo,
-                    r.target.path.clone(),
-                    format!(
-                        "SDK repository `{}` is not in the workspace {}",
-                        r.target.repo,
-                        workspace.display()
-                    ),
-                )
-                .help("clone it beside the others, or run without --strict to skip it"),
-            );
+            r.findings.push(findings::missing_repo(
+                r.target.path.clone(),
+                &r.target.repo,
+                &workspace.display().to_string(),
+            ));
         }
     }
     if options.check {

@@ -6,7 +6,7 @@ use std::fs;
 use std::path::Path;
 use std::sync::OnceLock;
 
-use super::codes::Code;
+use super::findings::{self, Refusal};
 use super::outcome::{Options, Status, TargetResult};
 use super::targets::Target;
 use bqsuite_core::diag::Diagnostic;
@@ -110,11 +110,6 @@ fn refusal(
     found: &vendor::Unsafe,
     inside_copy: bool,
 ) -> Diagnostic {
-    let code = match found.kind {
-        UnsafeKind::Symlink => Code::SyncSymlink,
-        UnsafeKind::NotADirectory => Code::SyncNotADirectory,
-        UnsafeKind::SpecialFile => Code::SyncSpecialFile,
-    };
     let shown = if inside_copy {
         format!("{}/{}", target.path, found.path)
     } else {
@@ -128,31 +123,22 @@ fn refusal(
         }
         _ => found.what(),
     };
-    let message = format!(
-        "`{}` is {what}, so the copy was not {} (targets file line {})",
-        shell::escape(&shown),
-        if options.check { "compared" } else { "written" },
-        target.line
-    );
     let then = shell::command(&options.fix_args());
-    let help = match (found.kind, inside_copy) {
-        (UnsafeKind::Symlink, true) => format!(
-            "bqsuite never reads or writes through a link: replace it with a regular file or \
-             delete it, then run `{then}`"
-        ),
-        (UnsafeKind::Symlink, false) => format!(
-            "bqsuite never reads or writes through a link: replace it with a real directory (or \
-             fix line {} of the targets file), then run `{then}`",
-            target.line
-        ),
-        (_, true) => format!("remove it, then run `{then}`"),
-        (_, false) => format!(
-            "move it out of the way (or fix line {} of the targets file), then run `{then}`",
-            target.line
-        ),
-    };
     // Filed under the target (the message names the exact path): that is the row it belongs to.
-    Diagnostic::error(code, target.path.clone(), message).help(help)
+    let r = Refusal {
+        target: target.path.clone(),
+        line: target.line,
+        shown: &shown,
+        what,
+        check: options.check,
+        then: &then,
+    };
+    match (found.kind, inside_copy) {
+        (UnsafeKind::Symlink, true) => findings::symlink_in_copy(r),
+        (UnsafeKind::Symlink, false) => findings::symlink_at_target(r),
+        (kind, true) => findings::unsafe_in_copy(kind, r),
+        (kind, false) => findings::unsafe_at_target(kind, r),
+    }
 }
 
 fn run_target(
@@ -172,35 +158,21 @@ fn run_target(
         Ok(Ok(state)) => state,
         Ok(Err(found)) => return failed(refusal(options, workspace, target, &found, false)),
         Err(e) => {
-            return failed(Diagnostic::error(
-                Code::SyncIo,
-                target.path.clone(),
-                e.to_string(),
-            ));
+            return failed(findings::io(target.path.clone(), &e.to_string()));
         }
     };
     // A link or a special file in the copy's vendored set refuses the copy.
     let refused = || match vendor::check_entries(&dir) {
         Ok(Ok(())) => None,
         Ok(Err(found)) => Some(failed(refusal(options, workspace, target, &found, true))),
-        Err(e) => Some(failed(Diagnostic::error(
-            Code::SyncIo,
-            target.path.clone(),
-            e.to_string(),
-        ))),
+        Err(e) => Some(failed(findings::io(target.path.clone(), &e.to_string()))),
     };
     match state {
         PathState::RepoMissing => TargetResult::new(target, Status::MissingRepo),
         PathState::TargetMissing if options.check => {
             let mut r = TargetResult::new(target, Status::NotVendored);
-            r.findings.push(Diagnostic::error(
-                Code::SyncNotVendored,
-                target.path.clone(),
-                format!(
-                    "the vendored directory does not exist ({} missing)",
-                    bqsuite_core::diag::count(expected.len(), "file", "files")
-                ),
-            ));
+            r.findings
+                .push(findings::not_vendored(target.path.clone(), expected.len()));
             r.files = expected
                 .keys()
                 .map(|rel| (rel.clone(), Change::Missing))
@@ -246,11 +218,8 @@ fn check_target(
             Ok(c) => c,
             Err(e) => {
                 let mut r = TargetResult::new(target, Status::Error);
-                r.findings.push(Diagnostic::error(
-                    Code::SyncIo,
-                    target.path.clone(),
-                    e.to_string(),
-                ));
+                r.findings
+                    .push(findings::io(target.path.clone(), &e.to_string()));
                 return r;
             }
         };
@@ -319,12 +288,8 @@ fn write_target(
         Err(e) => {
             let mut r = TargetResult::new(target, Status::Error);
             r.vendored_version = vendored_version(dir);
-            r.findings.push(
-                Diagnostic::error(Code::SyncFailed, target.path.clone(), e.to_string()).help(
-                    "fix the cause and sync again; every file is either old or new, never \
-                     half-written, and the copy names no version until it is complete",
-                ),
-            );
+            r.findings
+                .push(findings::sync_failed(target.path.clone(), &e.to_string()));
             r
         }
     }

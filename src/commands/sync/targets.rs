@@ -8,7 +8,7 @@ use std::fs;
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
-use super::codes::Code;
+use super::findings;
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_core::error::{Error, Result};
 
@@ -152,37 +152,24 @@ pub fn parse(text: &str, file_label: &str) -> (Vec<Target>, Vec<Diagnostic>) {
             continue;
         }
         let entry = entry.trim_end_matches('/');
-        let problem = if entry.chars().any(char::is_control) {
-            Some("must not contain control characters")
+        let problem: Option<fn(&str, &str) -> Diagnostic> = if entry.chars().any(char::is_control) {
+            Some(findings::target_control_characters)
         } else if entry.chars().any(invisible) {
-            Some(
-                "must not contain invisible, formatting or bidirectional characters (they make \
-                 the path read differently from what it is)",
-            )
+            Some(findings::target_invisible_characters)
         } else if entry.starts_with('/') || entry.contains('\\') || entry.contains(':') {
-            Some("must be a path relative to the workspace, with `/` separators")
+            Some(findings::target_not_relative)
         } else if entry
             .split('/')
             .any(|c| c.is_empty() || c == "." || c == "..")
         {
-            Some("must not contain empty, `.` or `..` components")
+            Some(findings::target_bad_components)
         } else if !entry.contains('/') {
-            Some(
-                "must name a directory inside an SDK repository (`<repo>/<path>`), not the repository itself",
-            )
+            Some(findings::target_is_repository)
         } else {
             None
         };
         if let Some(problem) = problem {
-            problems.push(
-                Diagnostic::error(
-                    Code::SyncBadTarget,
-                    file_label,
-                    format!("`{}` {problem}", shown(entry)),
-                )
-                .line_col(line, 1)
-                .help("write e.g. babelqueue-go/testdata/conformance"),
-            );
+            problems.push(problem(file_label, &shown(entry)).line_col(line, 1));
             continue;
         }
         // One copy inside another would never settle: each sync of one rewrites the other.
@@ -196,35 +183,14 @@ pub fn parse(text: &str, file_label: &str) -> (Vec<Target>, Vec<Diagnostic>) {
             .find(|t| inside(&t.path, entry) || inside(entry, &t.path))
         {
             problems.push(
-                Diagnostic::error(
-                    Code::SyncOverlappingTargets,
-                    file_label,
-                    format!(
-                        "`{}` (line {line}) and `{}` (line {}) overlap: one vendored copy would \
-                         sit inside the other",
-                        bqsuite_core::shell::escape(entry),
-                        bqsuite_core::shell::escape(&other.path),
-                        other.line
-                    ),
-                )
-                .line_col(line, 1)
-                .help("keep one of the two lines"),
+                findings::overlapping_targets(file_label, entry, line, &other.path, other.line)
+                    .line_col(line, 1),
             );
             continue;
         }
         if let Some(first) = targets.iter().find(|t| t.path == entry) {
-            problems.push(
-                Diagnostic::warning(
-                    Code::SyncDuplicateTarget,
-                    file_label,
-                    format!(
-                        "`{}` is listed twice (first on line {})",
-                        bqsuite_core::shell::escape(entry),
-                        first.line
-                    ),
-                )
-                .line_col(line, 1),
-            );
+            problems
+                .push(findings::duplicate_target(file_label, entry, first.line).line_col(line, 1));
             continue;
         }
         let repo = entry.split('/').next().unwrap_or_default().to_string();
@@ -257,28 +223,16 @@ pub fn refuse_in_suite(
             let Some(dir) = resolve(&workspace.join(&t.path)) else {
                 return true;
             };
-            let how = if dir.starts_with(&suite) {
-                "is inside the canonical suite"
+            let finding: fn(&str, &str, &str) -> Diagnostic = if dir.starts_with(&suite) {
+                findings::target_inside_suite
             } else if suite.starts_with(&dir) {
-                "holds the canonical suite"
+                findings::target_holds_suite
             } else {
                 return true;
             };
             problems.push(
-                Diagnostic::error(
-                    Code::SyncBadTarget,
-                    file_label,
-                    format!(
-                        "`{}` {how} ({}); syncing it would rewrite the suite itself",
-                        shown(&t.path),
-                        bqsuite_core::shell::escape(&suite.display().to_string())
-                    ),
-                )
-                .line_col(t.line, 1)
-                .help(
-                    "list the vendored copies of the SDK repositories, e.g. \
-                     babelqueue-go/testdata/conformance, not the canonical suite",
-                ),
+                finding(file_label, &shown(&t.path), &suite.display().to_string())
+                    .line_col(t.line, 1),
             );
             false
         })
