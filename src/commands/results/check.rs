@@ -31,8 +31,8 @@ use std::path::{Path, PathBuf};
 use jsonschema::Validator;
 use serde_json::Value;
 
-use super::codes::Code;
 use super::family::family_of;
+use super::findings;
 use super::read::{self, Loaded, Reason, SectionEntry, Status, cites_adr};
 use crate::commands::validate::schemas::{DRAFT_2020_12, compile_for_draft};
 use bqsuite_core::diag::{Diagnostic, Severity, plural};
@@ -298,17 +298,8 @@ pub fn check_tree(rules: &SuiteRules, file: &str, tree: &Node) -> FileCheck {
 
     for dup in tree.duplicate_keys() {
         out.push(at(
-            Diagnostic::error(
-                Code::ResultsDuplicateKey,
-                file,
-                format!(
-                    "`{}` appears more than once in the same object (first at {}); only the \
-                     last one counts",
-                    dup.key, dup.first
-                ),
-            )
-            .at(json::join(&dup.pointer, &dup.key))
-            .help("report each section and case once"),
+            findings::duplicate_key(file, &dup.key, &dup.first.to_string())
+                .at(json::join(&dup.pointer, &dup.key)),
             dup.repeated,
         ));
     }
@@ -325,20 +316,8 @@ pub fn check_tree(rules: &SuiteRules, file: &str, tree: &Node) -> FileCheck {
             .member("conformance_version")
             .map_or(tree.pos, |m| m.value.pos);
         out.push(at(
-            Diagnostic::error(
-                Code::ResultsVersion,
-                file,
-                format!(
-                    "the results pin suite {cv}, but the suite checked against is {}",
-                    rules.version
-                ),
-            )
-            .at("/conformance_version")
-            .help(format!(
-                "run the suite version {} (or check against the suite the results pin, \
-                     with --suite)",
-                rules.version
-            )),
+            findings::version_differs(file, &cv.to_string(), &rules.version)
+                .at("/conformance_version"),
             pos,
         ));
     }
@@ -355,33 +334,21 @@ pub fn check_tree(rules: &SuiteRules, file: &str, tree: &Node) -> FileCheck {
             let pointer = format!("/bindings/{i}");
             if !BINDINGS.contains(&binding.as_str()) {
                 out.push(at(
-                    Diagnostic::error(
-                        Code::ResultsBindingUnknown,
-                        file,
-                        format!("`{binding}` is not a binding"),
-                    )
-                    .at(&pointer)
-                    .help(format!("bindings may name only {}", BINDINGS.join(", "))),
+                    findings::binding_unknown(file, binding, &BINDINGS).at(&pointer),
                     item.pos,
                 ));
                 covered.insert(pointer);
             } else if let Some(e) = rules.exception(family, binding) {
                 let adr = e.adr.as_deref().unwrap_or("an ADR");
                 out.push(at(
-                    Diagnostic::error(
-                        Code::ResultsBindingExcepted,
+                    findings::binding_excepted(
                         file,
-                        format!(
-                            "`{binding}` is excepted for the {} family ({adr}); it is not \
-                             listed in bindings and its sections are absent",
-                            e.family
-                        ),
+                        binding,
+                        &e.family,
+                        adr,
+                        e.description.as_deref(),
                     )
-                    .at(&pointer)
-                    .help(match &e.description {
-                        Some(d) => format!("remove `{binding}` from bindings. {d}"),
-                        None => format!("remove `{binding}` from bindings"),
-                    }),
+                    .at(&pointer),
                     item.pos,
                 ));
                 listed.insert(binding.clone());
@@ -416,27 +383,14 @@ pub fn check_tree(rules: &SuiteRules, file: &str, tree: &Node) -> FileCheck {
         }
         for rule in &rules.sections {
             if scopes.contains(&rule.scope) && !names.contains(rule.name.as_str()) {
-                let why = if rule.scope == "core" {
-                    "every core section is required".to_string()
+                let missing = if rule.scope == "core" {
+                    findings::core_section_missing
                 } else {
-                    format!("`{}` is in bindings", rule.scope)
+                    findings::binding_section_missing
                 };
                 out.push(at(
-                    Diagnostic::error(
-                        Code::ResultsSectionMissing,
-                        file,
-                        format!(
-                            "required section `{}` (scope {}) is absent: {why}",
-                            rule.name, rule.scope
-                        ),
-                    )
-                    .at(section_pointer(&rule.name))
-                    .help(format!(
-                        "run the section and report all of its {} case{}; an unimplemented \
-                         in-scope section means the package is not Compatible",
-                        rule.ids.len(),
-                        plural(rule.ids.len())
-                    )),
+                    missing(file, &rule.name, &rule.scope, rule.ids.len())
+                        .at(section_pointer(&rule.name)),
                     *sections_pos,
                 ));
             }
@@ -455,13 +409,7 @@ pub fn check_tree(rules: &SuiteRules, file: &str, tree: &Node) -> FileCheck {
         }
         let pos = tree.at(&pointer).map_or(tree.pos, |n| n.pos);
         out.push(at(
-            Diagnostic::error(
-                Code::ResultsSchema,
-                file,
-                format!("does not conform to {RESULTS_SCHEMA}: {error}"),
-            )
-            .at(pointer)
-            .help("fix the runner that wrote the file; the schema is the results format"),
+            findings::schema(file, RESULTS_SCHEMA, &error.to_string()).at(pointer),
             pos,
         ));
     }
@@ -473,14 +421,10 @@ pub fn check_tree(rules: &SuiteRules, file: &str, tree: &Node) -> FileCheck {
             .cmp(&(b.line_col, &b.pointer, b.code, &b.message))
     });
     if out.dropped > 0 {
-        findings.push(Diagnostic::note(
-            Code::ResultsFindingsTruncated,
+        findings.push(findings::findings_truncated(
             file,
-            format!(
-                "{} more finding{} not shown (the first {MAX_FINDINGS_PER_FILE} are)",
-                out.dropped,
-                plural(out.dropped)
-            ),
+            out.dropped,
+            MAX_FINDINGS_PER_FILE,
         ));
     }
     FileCheck {
@@ -515,58 +459,27 @@ fn check_section(
     let pointer = section_pointer(&entry.name);
     let Some(rule) = rules.section(&entry.name) else {
         out.push(at(
-            Diagnostic::error(
-                Code::ResultsSectionUnknown,
-                file,
-                format!(
-                    "section `{}` is not in the manifest of suite {}",
-                    entry.name, rules.version
-                ),
-            )
-            .at(&pointer)
-            .help("report only the manifest's sections, under their manifest names"),
+            findings::section_unknown(file, &entry.name, &rules.version).at(&pointer),
             entry.key_pos,
         ));
         return;
     };
     let in_scope = scopes.contains(&rule.scope);
     if !in_scope {
-        let (message, help) = if let Some(e) = rules.exception(family, &rule.scope) {
-            (
-                format!(
-                    "section `{}` belongs to `{}`, which is excepted for the {} family ({})",
-                    rule.name,
-                    rule.scope,
-                    e.family,
-                    e.adr.as_deref().unwrap_or("an ADR")
-                ),
-                "a binding under an exception is not a skip: its sections are absent".to_string(),
+        let d = if let Some(e) = rules.exception(family, &rule.scope) {
+            findings::section_excepted(
+                file,
+                &rule.name,
+                &rule.scope,
+                &e.family,
+                e.adr.as_deref().unwrap_or("an ADR"),
             )
         } else if listed.contains(&rule.scope) {
-            (
-                format!("section `{}` has scope `{}`", rule.name, rule.scope),
-                "remove the section".to_string(),
-            )
+            findings::section_scope_listed(file, &rule.name, &rule.scope)
         } else {
-            (
-                format!(
-                    "section `{}` has scope `{}`, which is not in bindings",
-                    rule.name, rule.scope
-                ),
-                format!(
-                    "if the package carries {0}, list `{0}` in bindings (bindings must be \
-                     complete, and then every {0} section is required); otherwise remove the \
-                     section",
-                    rule.scope
-                ),
-            )
+            findings::section_scope_unlisted(file, &rule.name, &rule.scope)
         };
-        out.push(at(
-            Diagnostic::error(Code::ResultsSectionOutOfScope, file, message)
-                .at(&pointer)
-                .help(help),
-            entry.key_pos,
-        ));
+        out.push(at(d.at(&pointer), entry.key_pos));
     }
     let Some(cases) = &entry.cases else {
         return; // not an object: the schema check reports it
@@ -576,20 +489,9 @@ fn check_section(
         let case_pointer = json::join(&pointer, &case.id);
         if !rule.has(&case.id) {
             out.push(at(
-                Diagnostic::error(
-                    Code::ResultsCaseUnknown,
-                    file,
-                    format!(
-                        "section `{}` of the manifest has no case `{}`",
-                        rule.name, case.id
-                    ),
-                )
-                .at(case_pointer)
-                .case(&rule.name, &case.id)
-                .help(
-                    "case ids follow the spec's id rule: a case's name, <section>#<index> when \
-                     unnamed, <sub-key>/<name> inside a sub-key, or the sub-key itself",
-                ),
+                findings::case_unknown(file, &rule.name, &case.id)
+                    .at(case_pointer)
+                    .case(&rule.name, &case.id),
                 case.key_pos,
             ));
             continue;
@@ -597,49 +499,21 @@ fn check_section(
         seen.insert(case.id.as_str());
         match case.status {
             Status::Fail => {
-                let why = case
-                    .reason
-                    .text()
-                    .map(|r| format!(": {r}"))
-                    .unwrap_or_default();
                 out.push(at(
-                    Diagnostic::error(
-                        Code::ResultsCaseFailed,
-                        file,
-                        format!("case `{}` of `{}` failed{why}", case.id, rule.name),
-                    )
-                    .at(case_pointer)
-                    .case(&rule.name, &case.id)
-                    .help(
-                        "fix the SDK; a deviation from the wire contract is never a reason to \
-                         skip",
-                    ),
+                    findings::case_failed(file, &case.id, &rule.name, case.reason.text())
+                        .at(case_pointer)
+                        .case(&rule.name, &case.id),
                     case.key_pos,
                 ));
             }
             Status::Skip if needs_adr(case.status, &case.reason) => {
-                let message = match &case.reason {
-                    Reason::Absent => format!(
-                        "case `{}` of `{}` is skipped without a reason",
-                        case.id, rule.name
-                    ),
-                    Reason::NotText => format!(
-                        "case `{}` of `{}` is skipped and its reason is not a string",
-                        case.id, rule.name
-                    ),
-                    Reason::Text(r) => format!(
-                        "case `{}` of `{}` is skipped, but the reason cites no ADR: {r}",
-                        case.id, rule.name
-                    ),
+                let d = match &case.reason {
+                    Reason::Absent => findings::skip_without_reason(file, &case.id, &rule.name),
+                    Reason::NotText => findings::skip_reason_not_text(file, &case.id, &rule.name),
+                    Reason::Text(r) => findings::skip_cites_no_adr(file, &case.id, &rule.name, r),
                 };
                 out.push(at(
-                    Diagnostic::error(Code::ResultsSkipWithoutAdr, file, message)
-                        .at(case_pointer)
-                        .case(&rule.name, &case.id)
-                        .help(
-                            "a skip is only for a case an ADR makes not applicable, and its \
-                             reason cites it as ADR-NNNN; otherwise run the case",
-                        ),
+                    d.at(case_pointer).case(&rule.name, &case.id),
                     case.key_pos,
                 ));
             }
@@ -649,14 +523,9 @@ fn check_section(
     if in_scope {
         for id in rule.ids.iter().filter(|id| !seen.contains(id.as_str())) {
             out.push(at(
-                Diagnostic::error(
-                    Code::ResultsCaseMissing,
-                    file,
-                    format!("case `{id}` of `{}` is not reported", rule.name),
-                )
-                .at(json::join(&pointer, id))
-                .case(&rule.name, id)
-                .help("a results file lists every case of every in-scope section"),
+                findings::case_missing(file, id, &rule.name)
+                    .at(json::join(&pointer, id))
+                    .case(&rule.name, id),
                 entry.value_pos,
             ));
         }

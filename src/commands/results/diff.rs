@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use super::codes::Code;
+use super::findings;
 use super::read::{self, CaseEntry, Loaded, SectionEntry, Status};
 use bqsuite_core::diag::{Diagnostic, Report, plural};
 use bqsuite_core::error::{Error, Result};
@@ -100,14 +100,10 @@ pub fn run(options: &DiffOptions) -> Result<Report> {
     if old.conformance_version != new.conformance_version {
         let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "?".into());
         report.push(
-            Diagnostic::note(
-                Code::ResultsDiffSuiteChanged,
+            findings::diff_suite_changed(
                 &new.file,
-                format!(
-                    "the runs pin different suite versions: {} → {}",
-                    show(&old.conformance_version),
-                    show(&new.conformance_version)
-                ),
+                &show(&old.conformance_version),
+                &show(&new.conformance_version),
             )
             .at("/conformance_version"),
         );
@@ -123,18 +119,9 @@ pub fn run(options: &DiffOptions) -> Result<Report> {
         let Some(before) = old_sections.get(section.name.as_str()) else {
             added += new_cases.len();
             report.push(
-                Diagnostic::note(
-                    Code::ResultsSectionAdded,
-                    &new.file,
-                    format!(
-                        "section `{}` is new ({} case{})",
-                        section.name,
-                        new_cases.len(),
-                        plural(new_cases.len())
-                    ),
-                )
-                .at(json::join("/sections", &section.name))
-                .line_col(section.key_pos.line, section.key_pos.column),
+                findings::section_added(&new.file, &section.name, new_cases.len())
+                    .at(json::join("/sections", &section.name))
+                    .line_col(section.key_pos.line, section.key_pos.column),
             );
             continue;
         };
@@ -154,15 +141,11 @@ pub fn run(options: &DiffOptions) -> Result<Report> {
             };
             let Some(was) = old_cases.get(case.id.as_str()) else {
                 added += 1;
-                report.push(at(Diagnostic::note(
-                    Code::ResultsCaseAdded,
+                report.push(at(findings::case_added(
                     &new.file,
-                    format!(
-                        "case `{}` of `{}` is new: {}",
-                        case.id,
-                        section.name,
-                        with_reason(case.status, case)
-                    ),
+                    &case.id,
+                    &section.name,
+                    &with_reason(case.status, case),
                 )));
                 continue;
             };
@@ -170,45 +153,30 @@ pub fn run(options: &DiffOptions) -> Result<Report> {
                 (a, b) if a == b => {}
                 (Status::Pass, now) => {
                     regressions += 1;
-                    report.push(at(Diagnostic::error(
-                        Code::ResultsRegression,
+                    report.push(at(findings::regression(
                         &new.file,
-                        format!(
-                            "case `{}` of `{}` went from pass to {}",
-                            case.id,
-                            section.name,
-                            with_reason(now, case)
-                        ),
-                    )
-                    .help(
-                        "the SDK passed this case in the earlier run; fix the change that broke it",
+                        &case.id,
+                        &section.name,
+                        &with_reason(now, case),
                     )));
                 }
                 (before, Status::Pass) => {
                     fixes += 1;
-                    report.push(at(Diagnostic::note(
-                        Code::ResultsFix,
+                    report.push(at(findings::fix(
                         &new.file,
-                        format!(
-                            "case `{}` of `{}` went from {} to pass",
-                            case.id,
-                            section.name,
-                            before.as_str()
-                        ),
+                        &case.id,
+                        &section.name,
+                        before.as_str(),
                     )));
                 }
                 (before, now) => {
                     changed += 1;
-                    report.push(at(Diagnostic::note(
-                        Code::ResultsStatusChanged,
+                    report.push(at(findings::status_changed(
                         &new.file,
-                        format!(
-                            "case `{}` of `{}` went from {} to {}",
-                            case.id,
-                            section.name,
-                            before.as_str(),
-                            with_reason(now, case)
-                        ),
+                        &case.id,
+                        &section.name,
+                        before.as_str(),
+                        &with_reason(now, case),
                     )));
                 }
             }
@@ -218,20 +186,15 @@ pub fn run(options: &DiffOptions) -> Result<Report> {
             if !now.contains_key(case.id.as_str()) {
                 removed += 1;
                 report.push(
-                    Diagnostic::note(
-                        Code::ResultsCaseRemoved,
+                    findings::case_removed(
                         &old.file,
-                        format!(
-                            "case `{}` of `{}` ({} before) is no longer reported",
-                            case.id,
-                            section.name,
-                            case.status.as_str()
-                        ),
+                        &case.id,
+                        &section.name,
+                        case.status.as_str(),
                     )
                     .at(case_pointer(&section.name, &case.id))
                     .line_col(case.key_pos.line, case.key_pos.column)
-                    .case(&section.name, &case.id)
-                    .help("`results check` reports it as missing while its section is in scope"),
+                    .case(&section.name, &case.id),
                 );
             }
         }
@@ -243,18 +206,9 @@ pub fn run(options: &DiffOptions) -> Result<Report> {
         let n = section.cases.as_ref().map_or(0, Vec::len);
         removed += n;
         report.push(
-            Diagnostic::note(
-                Code::ResultsSectionRemoved,
-                &old.file,
-                format!(
-                    "section `{}` ({n} case{}) is no longer reported",
-                    section.name,
-                    plural(n)
-                ),
-            )
-            .at(json::join("/sections", &section.name))
-            .line_col(section.key_pos.line, section.key_pos.column)
-            .help("`results check` reports it as missing while its scope is carried"),
+            findings::section_removed(&old.file, &section.name, n)
+                .at(json::join("/sections", &section.name))
+                .line_col(section.key_pos.line, section.key_pos.column),
         );
     }
     report.summary.push(format!(

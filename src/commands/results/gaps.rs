@@ -16,8 +16,9 @@ use std::path::Path;
 
 use super::check::{FileCheck, SuiteRules};
 use super::codes::Code;
+use super::findings;
 use super::read::{self, Loaded, Status};
-use bqsuite_core::diag::{Diagnostic, Severity};
+use bqsuite_core::diag::Diagnostic;
 use bqsuite_core::error::Result;
 use bqsuite_core::json::{self, Kind, Node, Pos};
 
@@ -70,18 +71,11 @@ pub fn load(path: &Path, rules: &SuiteRules) -> Result<KnownGaps> {
 
 fn entries(tree: &Node, rules: &SuiteRules, out: &mut KnownGaps) {
     let file = out.file.clone();
-    let invalid = |message: String, pointer: &str, pos: Pos| {
-        Diagnostic::error(Code::KnownGapsInvalid, &file, message)
-            .at(pointer)
-            .line_col(pos.line, pos.column)
-            .help("each entry is {\"section\": \"<section>\", \"case\": \"<case id>\", \"reason\": \"<why, and the plan>\"}")
-    };
+    let invalid =
+        |d: Diagnostic, pointer: &str, pos: Pos| d.at(pointer).line_col(pos.line, pos.column);
     let Some(Kind::Array(items)) = tree.member("gaps").map(|m| &m.value.kind) else {
-        out.findings.push(invalid(
-            "the top level must be {\"gaps\": [...]}".into(),
-            "",
-            tree.pos,
-        ));
+        out.findings
+            .push(invalid(findings::gaps_not_a_list(&file), "", tree.pos));
         return;
     };
     let mut seen: HashMap<(String, String), String> = HashMap::new();
@@ -95,7 +89,7 @@ fn entries(tree: &Node, rules: &SuiteRules, out: &mut KnownGaps) {
             (text("section"), text("case"), text("reason"))
         else {
             out.findings.push(invalid(
-                format!("gaps[{i}] needs a non-empty string `section`, `case` and `reason`"),
+                findings::gap_incomplete(&file, i),
                 &pointer,
                 item.pos,
             ));
@@ -107,39 +101,25 @@ fn entries(tree: &Node, rules: &SuiteRules, out: &mut KnownGaps) {
                 .case(&section, &case)
         };
         if let Some(first) = seen.insert((section.clone(), case.clone()), pointer.clone()) {
-            out.findings.push(at(Diagnostic::error(
-                Code::KnownGapDuplicate,
-                &file,
-                format!("`{section}` / `{case}` is listed twice (first at {first})"),
-            )
-            .help("list each known gap once")));
+            out.findings
+                .push(at(findings::gap_duplicate(&file, &section, &case, &first)));
             continue;
         }
         match rules.section(&section) {
-            None => out.findings.push(at(Diagnostic::error(
-                Code::KnownGapUnknown,
+            None => out.findings.push(at(findings::gap_section_unknown(
                 &file,
-                format!(
-                    "the manifest of suite {} has no section `{section}`",
-                    rules.version
-                ),
-            )
-            .help("remove the entry, or name the section as the manifest does"))),
-            Some(rule) if !rule.has(&case) => out.findings.push(at(Diagnostic::error(
-                Code::KnownGapUnknown,
+                &rules.version,
+                &section,
+            ))),
+            Some(rule) if !rule.has(&case) => out.findings.push(at(findings::gap_case_unknown(
                 &file,
-                format!(
-                    "section `{section}` of suite {} has no case `{case}`",
-                    rules.version
-                ),
-            )
-            .help("remove the entry, or name the case by its id as results files do"))),
-            Some(rule) if rule.scope == "core" => out.findings.push(at(Diagnostic::error(
-                Code::KnownGapCore,
-                &file,
-                format!("`{section}` is a core section: the core envelope is never a known gap"),
-            )
-            .help("fix the SDK; only a case of a binding's section may be a documented gap"))),
+                &section,
+                &rules.version,
+                &case,
+            ))),
+            Some(rule) if rule.scope == "core" => {
+                out.findings.push(at(findings::gap_core(&file, &section)));
+            }
             Some(_) => out.gaps.push(Gap {
                 section,
                 case,
@@ -165,13 +145,8 @@ pub fn apply(gaps: &KnownGaps, check: &mut FileCheck) {
             continue;
         }
         if let Some(gap) = gaps.find(&section, &case) {
-            finding.code = Code::ResultsKnownGap.code();
-            finding.severity = Severity::Note;
-            finding.message = format!(
-                "case `{case}` of `{section}` fails, as {} lists it: {}",
-                gaps.file, gap.reason
-            );
-            finding.help = None;
+            *finding =
+                findings::known_gap(finding.clone(), &case, &section, &gaps.file, &gap.reason);
             check.reasons -= 1;
         }
     }
@@ -181,42 +156,24 @@ pub fn apply(gaps: &KnownGaps, check: &mut FileCheck) {
             .section(&gap.section)
             .and_then(|s| Some((s, s.cases.as_ref()?.iter().find(|c| c.id == gap.case)?)));
         let pointer = json::join(&json::join("/sections", &gap.section), &gap.case);
-        let listed = format!("{} lists it as a known gap (at {})", gaps.file, gap.pointer);
+        let (case, section, listed_in, at) = (&gap.case, &gap.section, &gaps.file, &gap.pointer);
         let problem = match entry {
             None => Some((
-                Code::KnownGapAbsent,
-                format!(
-                    "case `{}` of `{}` is absent, but {listed}",
-                    gap.case, gap.section
-                ),
-                "a known gap is run and reported as `fail`; report every case".to_string(),
+                findings::gap_absent(&file, case, section, listed_in, at),
                 check.section(&gap.section).map(|s| s.value_pos),
             )),
             Some((_, c)) if c.status == Status::Pass => Some((
-                Code::KnownGapStale,
-                format!(
-                    "case `{}` of `{}` passes, but {listed}: a stale gap",
-                    gap.case, gap.section
-                ),
-                format!("remove the entry {} from {}", gap.pointer, gaps.file),
+                findings::gap_stale(&file, case, section, listed_in, at),
                 Some(c.key_pos),
             )),
             Some((_, c)) if c.status == Status::Skip => Some((
-                Code::KnownGapSkipped,
-                format!(
-                    "case `{}` of `{}` is skipped, but {listed}",
-                    gap.case, gap.section
-                ),
-                "a known gap is run and reported as `fail`, never as `skip`".to_string(),
+                findings::gap_skipped(&file, case, section, listed_in, at),
                 Some(c.key_pos),
             )),
             Some(_) => None,
         };
-        if let Some((code, message, help, pos)) = problem {
-            let mut d = Diagnostic::error(code, &file, message)
-                .at(&pointer)
-                .case(&gap.section, &gap.case)
-                .help(help);
+        if let Some((d, pos)) = problem {
+            let mut d = d.at(&pointer).case(&gap.section, &gap.case);
             if let Some(pos) = pos {
                 d = d.line_col(pos.line, pos.column);
             }

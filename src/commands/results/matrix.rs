@@ -16,10 +16,10 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use super::check::{FileCheck, SectionRule, SuiteRules, check_all, needs_adr, subject};
-use super::codes::Code;
+use super::findings;
 use super::grid::{Cell, Column, Counts, Item, ItemKind, Matrix, Row};
 use super::read::{Reason, Status};
-use bqsuite_core::diag::{Diagnostic, Report, plural};
+use bqsuite_core::diag::{Report, plural};
 use bqsuite_core::error::Result;
 use bqsuite_core::fsutil;
 
@@ -175,30 +175,17 @@ pub fn run(options: &MatrixOptions) -> Result<(Report, String)> {
     let matrix = build(&rules, checks);
     let mut report = Report::new(subject(&options.files));
     if let Some(warning) = &matrix.version_warning {
-        report.push(
-            Diagnostic::warning(Code::ResultsVersionMixed, "", warning.clone())
-                .help("compare results of one suite version, or read each column's verdict"),
-        );
+        report.push(findings::version_mixed(warning.clone()));
     }
     for c in &matrix.columns {
         let fc = &c.check;
         if !fc.compatible() {
-            report.push(
-                Diagnostic::note(
-                    Code::ResultsNotCompatible,
-                    &fc.file,
-                    format!(
-                        "{}: {} with suite {}",
-                        fc.label(),
-                        fc.verdict(),
-                        matrix.suite_version
-                    ),
-                )
-                .help(format!(
-                    "`bqsuite results check {}` lists the reasons",
-                    fc.file
-                )),
-            );
+            report.push(findings::not_compatible(
+                &fc.file,
+                &fc.label(),
+                &fc.verdict(),
+                &matrix.suite_version,
+            ));
         }
         report
             .summary

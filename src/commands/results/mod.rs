@@ -12,6 +12,7 @@ pub mod check;
 mod codes;
 pub mod diff;
 pub mod family;
+mod findings;
 pub mod gaps;
 pub mod grid;
 pub mod json;

@@ -7,7 +7,7 @@ use std::fs;
 use std::io::Read;
 use std::path::Path;
 
-use super::codes::Code;
+use super::findings;
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_core::error::{Error, Result};
 use bqsuite_core::json::{self, Kind, Member, Node, Pos};
@@ -69,14 +69,10 @@ pub fn load(path: &Path) -> Result<Loaded> {
         .map_err(|e| Error::io("read results file", path, e))?;
     let name = shown(path);
     if bytes.len() as u64 > MAX_RESULTS_BYTES {
-        return Ok(Loaded::Unreadable(
-            Diagnostic::error(
-                Code::ResultsTooLarge,
-                &name,
-                format!("is larger than {MAX_RESULTS_BYTES} bytes; refusing to read it"),
-            )
-            .help("a results file lists one status per case; pass the file the runner wrote"),
-        ));
+        return Ok(Loaded::Unreadable(findings::file_too_large(
+            &name,
+            MAX_RESULTS_BYTES,
+        )));
     }
     Ok(parse_bytes(&name, &bytes))
 }
@@ -100,16 +96,7 @@ fn check_regular(path: &Path, meta: &fs::Metadata) -> Result<()> {
 /// The first way `tree` exceeds the limits ([`MAX_NAME_BYTES`], [`MAX_TEXT_BYTES`],
 /// [`MAX_SECTIONS`], [`MAX_CASES`]), as a finding at the place.
 fn exceeds_limits(name: &str, tree: &Node) -> Option<Diagnostic> {
-    let too_large = |what: String, pos: Pos| {
-        Some(
-            Diagnostic::error(Code::ResultsTooLarge, name, what)
-                .line_col(pos.line, pos.column)
-                .help(
-                    "a results file lists one short status per case; pass the file the runner \
-                     wrote",
-                ),
-        )
-    };
+    let too_large = |d: Diagnostic, pos: Pos| Some(d.line_col(pos.line, pos.column));
     let long = |text: &str, limit: usize| text.len() > limit;
     // The identity strings and the counts first (the most telling finding), then every key and
     // string.
@@ -128,12 +115,7 @@ fn exceeds_limits(name: &str, tree: &Node) -> Option<Diagnostic> {
                 && long(text, MAX_NAME_BYTES)
             {
                 return too_large(
-                    format!(
-                        "`{}` holds a name of {} bytes, longer than {MAX_NAME_BYTES} bytes; \
-                         refusing to read the file",
-                        m.key,
-                        text.len()
-                    ),
+                    findings::name_too_long(name, &m.key, text.len(), MAX_NAME_BYTES),
                     node.pos,
                 );
             }
@@ -143,11 +125,7 @@ fn exceeds_limits(name: &str, tree: &Node) -> Option<Diagnostic> {
         {
             if sections.len() > MAX_SECTIONS {
                 return too_large(
-                    format!(
-                        "`sections` has {} members, more than {MAX_SECTIONS}; refusing to read \
-                         the file",
-                        sections.len()
-                    ),
+                    findings::too_many_sections(name, sections.len(), MAX_SECTIONS),
                     m.value.pos,
                 );
             }
@@ -160,10 +138,7 @@ fn exceeds_limits(name: &str, tree: &Node) -> Option<Diagnostic> {
                 .sum();
             if cases > MAX_CASES {
                 return too_large(
-                    format!(
-                        "`sections` holds {cases} cases, more than {MAX_CASES}; refusing to read \
-                         the file"
-                    ),
+                    findings::too_many_cases(name, cases, MAX_CASES),
                     m.value.pos,
                 );
             }
@@ -176,11 +151,7 @@ fn exceeds_limits(name: &str, tree: &Node) -> Option<Diagnostic> {
                 for m in members {
                     if long(&m.key, MAX_NAME_BYTES) {
                         return too_large(
-                            format!(
-                                "a key of {} bytes is longer than {MAX_NAME_BYTES} bytes; refusing \
-                                 to read the file",
-                                m.key.len()
-                            ),
+                            findings::key_too_long(name, m.key.len(), MAX_NAME_BYTES),
                             m.key_pos,
                         );
                     }
@@ -190,11 +161,7 @@ fn exceeds_limits(name: &str, tree: &Node) -> Option<Diagnostic> {
             Kind::Array(items) => stack.extend(items),
             Kind::String(text) if long(text, MAX_TEXT_BYTES) => {
                 return too_large(
-                    format!(
-                        "a string of {} bytes is longer than {MAX_TEXT_BYTES} bytes; refusing to \
-                         read the file",
-                        text.len()
-                    ),
+                    findings::string_too_long(name, text.len(), MAX_TEXT_BYTES),
                     node.pos,
                 );
             }
@@ -211,11 +178,7 @@ pub fn parse_bytes(name: &str, bytes: &[u8]) -> Loaded {
         Err(e) => {
             let valid = std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default();
             let pos = json::line_col_of_offset(valid, valid.len());
-            return Loaded::Unreadable(
-                Diagnostic::error(Code::ResultsJsonSyntax, name, "the file is not valid UTF-8")
-                    .line_col(pos.line, pos.column)
-                    .help("a results file is JSON, which is UTF-8 text"),
-            );
+            return Loaded::Unreadable(findings::not_utf8(name).line_col(pos.line, pos.column));
         }
     };
     match json::parse(text) {
@@ -224,13 +187,7 @@ pub fn parse_bytes(name: &str, bytes: &[u8]) -> Loaded {
             None => Loaded::Parsed(Parsed { tree }),
         },
         Err(e) => Loaded::Unreadable(
-            Diagnostic::error(
-                Code::ResultsJsonSyntax,
-                name,
-                format!("the file is not valid JSON: {}", e.message),
-            )
-            .line_col(e.pos.line, e.pos.column)
-            .help("a results file is one JSON object (schema/results.schema.json)"),
+            findings::not_json(name, &e.message).line_col(e.pos.line, e.pos.column),
         ),
     }
 }
