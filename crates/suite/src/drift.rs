@@ -555,6 +555,92 @@ fn more(n: usize) -> String {
     }
 }
 
+// Findings: one constructor per finding about one file of a drifted copy, owning its words. Each
+// is summed up: the copy's summary finding ([`summary_finding`]) stands for it.
+
+fn file_drift(code: Code, file: impl Into<String>, message: impl Into<String>) -> Diagnostic {
+    Diagnostic::error(code, file, message).summed_up()
+}
+
+/// `ancestor`, a directory of the expected tree above an expected file, is `described` here.
+pub(crate) fn ancestor_wrong_type(ancestor: &str, described: &str, label: &str) -> Diagnostic {
+    file_drift(
+        Code::DriftType,
+        ancestor,
+        format!("`{ancestor}` is {described} here but a directory in {label}"),
+    )
+    .help("replace it with the directory from the release")
+}
+
+/// `rel`, an expected directory that holds no expected file, is `described` here.
+pub(crate) fn directory_wrong_type(rel: &str, described: &str, label: &str) -> Diagnostic {
+    file_drift(
+        Code::DriftType,
+        rel,
+        format!("`{rel}` is {described} here but a directory in {label}"),
+    )
+}
+
+pub(crate) fn file_wrong_type(rel: &str, described: &str, label: &str) -> Diagnostic {
+    file_drift(
+        Code::DriftType,
+        rel,
+        format!("`{rel}` is {described} here but a regular file in {label}"),
+    )
+    .help("replace it with the file from the release")
+}
+
+pub(crate) fn file_changed(rel: &str, label: &str, local_size: u64, size: u64) -> Diagnostic {
+    file_drift(
+        Code::DriftChanged,
+        rel,
+        format!(
+            "`{rel}` differs from {label} ({} here, {size} in {label})",
+            bqsuite_core::diag::count(local_size as usize, "byte", "bytes")
+        ),
+    )
+    .help("re-vendor the file from the release")
+}
+
+pub(crate) fn file_missing(rel: &str, label: &str) -> Diagnostic {
+    file_drift(
+        Code::DriftMissing,
+        rel,
+        format!("`{rel}` is in {label} but missing here"),
+    )
+    .help("re-vendor the file from the release")
+}
+
+pub(crate) fn directory_missing(rel: &str, label: &str) -> Diagnostic {
+    file_drift(
+        Code::DriftMissing,
+        rel,
+        format!("directory `{rel}` is in {label} but missing here"),
+    )
+}
+
+pub(crate) fn extra(rel: &str, is_dir: bool, label: &str) -> Diagnostic {
+    let what = if is_dir { "directory" } else { "file" };
+    file_drift(
+        Code::DriftExtra,
+        rel,
+        format!("{what} `{rel}` is here but not in {label}"),
+    )
+    .help("remove it, or move an SDK's own file out of the vendored directories")
+}
+
+/// A top-level entry that is not part of the vendored set (a note, not drift).
+pub(crate) fn unmanaged(name: &str) -> Diagnostic {
+    Diagnostic::note(
+        Code::UnmanagedFile,
+        name,
+        format!(
+            "`{name}` is not part of the vendored set; it is left alone (an SDK's own \
+             file)"
+        ),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -131,10 +131,7 @@ pub fn place(rel: &str, scope: Scope) -> Result<Place, Refusal> {
         for part in rel.split('/') {
             portable_name(part)?;
         }
-        return Err(Refusal::new(
-            Code::NestedPath,
-            "lies in a subdirectory; fixtures/ and schema/ hold files directly",
-        ));
+        return Err(Refusal::nested_path());
     }
     match (first, second) {
         (VERSION_FILE, None) => Ok(Place::Version),
@@ -144,64 +141,45 @@ pub fn place(rel: &str, scope: Scope) -> Result<Place, Refusal> {
         (dir, Some(name)) if DATA_DIRS.contains(&dir) => {
             portable_name(name)?;
             if !name.ends_with(".json") {
-                return Err(Refusal::new(
-                    Code::UnexpectedFile,
-                    format!("is not a `.json` file; {dir}/ holds only JSON documents"),
-                ));
+                return Err(Refusal::not_json(dir));
             }
             Ok(Place::DataFile)
         }
         (name, _) => {
             portable_name(name)?;
-            Err(Refusal::new(
-                Code::UnexpectedFile,
-                match scope {
-                    Scope::Suite => "is not part of a suite",
-                    Scope::Release => "is not part of a release",
-                },
-            ))
+            Err(match scope {
+                Scope::Suite => Refusal::not_in_suite(),
+                Scope::Release => Refusal::not_in_release(),
+            })
         }
     }
 }
 
 /// Checks one name against the portability rule.
 pub fn portable_name(name: &str) -> Result<(), Refusal> {
-    let unportable = |why: String| Err(Refusal::new(Code::UnportableName, why));
     if name.is_empty() {
-        return unportable("has an empty name".into());
+        return Err(Refusal::empty_name());
     }
     if name.starts_with('.') {
-        return Err(Refusal::new(
-            Code::HiddenFile,
-            "is a hidden name (editor, OS or tool leftovers are never part of a suite)",
-        ));
+        return Err(Refusal::hidden_name());
     }
     if let Some(c) = name
         .chars()
         .find(|&c| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')))
     {
-        return unportable(format!(
-            "has the character {} (names are ASCII letters, digits, `.`, `_` and `-`)",
-            describe_char(c)
-        ));
+        return Err(Refusal::unportable_character(&describe_char(c)));
     }
     if name.starts_with('-') {
-        return unportable("starts with `-` (tools would read it as an option)".into());
+        return Err(Refusal::leading_dash());
     }
     if name.ends_with('.') {
-        return unportable("ends with `.` (Windows drops it)".into());
+        return Err(Refusal::trailing_dot());
     }
     if is_device_name(name) {
-        return unportable("is a Windows device name".into());
+        return Err(Refusal::device_name());
     }
     if name.len() > MAX_NAME_BYTES {
-        return Err(Refusal::new(
-            Code::NameTooLong,
-            format!(
-                "has a name of {} bytes; a ustar header holds a name of at most {MAX_NAME_BYTES} bytes",
-                name.len()
-            ),
-        ));
+        return Err(Refusal::name_too_long(name.len()));
     }
     Ok(())
 }
@@ -250,6 +228,93 @@ impl CaseFold {
             }
         }
     }
+}
+
+// Findings: one constructor per refusal, owning its words (the help is [`Refusal::help`]'s, by
+// code).
+
+impl Refusal {
+    fn nested_path() -> Self {
+        Refusal::new(
+            Code::NestedPath,
+            "lies in a subdirectory; fixtures/ and schema/ hold files directly",
+        )
+    }
+
+    fn not_json(dir: &str) -> Self {
+        Refusal::new(
+            Code::UnexpectedFile,
+            format!("is not a `.json` file; {dir}/ holds only JSON documents"),
+        )
+    }
+
+    fn not_in_suite() -> Self {
+        Refusal::new(Code::UnexpectedFile, "is not part of a suite")
+    }
+
+    fn not_in_release() -> Self {
+        Refusal::new(Code::UnexpectedFile, "is not part of a release")
+    }
+
+    fn empty_name() -> Self {
+        Refusal::new(Code::UnportableName, "has an empty name")
+    }
+
+    fn hidden_name() -> Self {
+        Refusal::new(
+            Code::HiddenFile,
+            "is a hidden name (editor, OS or tool leftovers are never part of a suite)",
+        )
+    }
+
+    /// `described`: the character as [`describe_char`] shows it.
+    fn unportable_character(described: &str) -> Self {
+        Refusal::new(
+            Code::UnportableName,
+            format!(
+                "has the character {described} (names are ASCII letters, digits, `.`, `_` and `-`)"
+            ),
+        )
+    }
+
+    fn leading_dash() -> Self {
+        Refusal::new(
+            Code::UnportableName,
+            "starts with `-` (tools would read it as an option)",
+        )
+    }
+
+    fn trailing_dot() -> Self {
+        Refusal::new(Code::UnportableName, "ends with `.` (Windows drops it)")
+    }
+
+    fn device_name() -> Self {
+        Refusal::new(Code::UnportableName, "is a Windows device name")
+    }
+
+    fn name_too_long(len: usize) -> Self {
+        Refusal::new(
+            Code::NameTooLong,
+            format!(
+                "has a name of {len} bytes; a ustar header holds a name of at most {MAX_NAME_BYTES} bytes"
+            ),
+        )
+    }
+}
+
+/// `rel` and `other` (suite-relative paths) differ only in ASCII case.
+pub(crate) fn case_clash(rel: &str, other: &str) -> bqsuite_core::diag::Diagnostic {
+    bqsuite_core::diag::Diagnostic::error(
+        Code::NameCaseClash,
+        rel,
+        format!(
+            "`{}` differs from `{}` only in case; they are one file on macOS and \
+             Windows",
+            bqsuite_core::shell::escape(rel),
+            bqsuite_core::shell::escape(other)
+        ),
+    )
+    .help("rename or remove one of them")
 }
 
 #[cfg(test)]

@@ -242,19 +242,7 @@ impl Suite {
             return false;
         }
         if let Some(other) = self.case_fold.clash(rel) {
-            self.problems.push(
-                Diagnostic::error(
-                    layout::Code::NameCaseClash,
-                    rel,
-                    format!(
-                        "`{}` differs from `{}` only in case; they are one file on macOS and \
-                         Windows",
-                        bqsuite_core::shell::escape(rel),
-                        bqsuite_core::shell::escape(&other)
-                    ),
-                )
-                .help("rename or remove one of them"),
-            );
+            self.problems.push(layout::case_clash(rel, &other));
             // Still read: both names stay visible to the other checks, so the one mistake is
             // not reported again as a missing fixture by every case that names it.
         }
@@ -429,20 +417,11 @@ fn walk_dirs(
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
             Err(e) => return Err(Error::io("read", &path, e)),
             Ok(m) if m.file_type().is_symlink() => {
-                suite.problems.push(link_problem(dir));
+                suite.problems.push(symlink_in_suite(dir));
                 continue;
             }
             Ok(m) if !m.is_dir() => {
-                suite.problems.push(
-                    Diagnostic::error(
-                        Code::NotADirectory,
-                        dir,
-                        format!("`{dir}` is not a directory"),
-                    )
-                    .help(format!(
-                        "make `{dir}/` a directory holding the suite's JSON files"
-                    )),
-                );
+                suite.problems.push(not_a_directory(dir));
                 continue;
             }
             Ok(_) => {}
@@ -458,14 +437,9 @@ fn walk_dirs(
             })?;
             let rel_os = entry.path().strip_prefix(root).unwrap_or(entry.path());
             let Some(rel) = rel_os.to_str().map(|s| s.replace('\\', "/")) else {
-                suite.problems.push(
-                    Diagnostic::error(
-                        Code::BadFileName,
-                        rel_os.to_string_lossy(),
-                        "file name is not valid UTF-8",
-                    )
-                    .help("rename the file using UTF-8 (ideally ASCII) characters"),
-                );
+                suite
+                    .problems
+                    .push(file_name_not_utf8(rel_os.to_string_lossy()));
                 continue;
             };
             if entry.file_type().is_dir() {
@@ -475,29 +449,13 @@ fn walk_dirs(
                 continue;
             }
             if suite.files.len() >= limits.max_files {
-                suite.problems.push(Diagnostic::error(
-                    Code::TooManyFiles,
-                    "",
-                    format!(
-                        "the suite has more than {} files; the rest was not read",
-                        limits.max_files
-                    ),
-                ));
+                suite.problems.push(too_many_files(limits.max_files));
                 break;
             }
             read_entry(suite, entry.path(), &rel, total, read, limits)?;
         }
     }
     Ok(())
-}
-
-fn link_problem(rel: &str) -> Diagnostic {
-    Diagnostic::error(
-        Code::Symlink,
-        rel,
-        "is a symbolic link; a suite may hold only regular files and directories",
-    )
-    .help("replace the link with a copy of the file it points to")
 }
 
 fn read_entry(
@@ -515,26 +473,17 @@ fn read_entry(
     };
     let kind = meta.file_type();
     if kind.is_symlink() {
-        suite.problems.push(link_problem(rel));
+        suite.problems.push(symlink_in_suite(rel));
         return Ok(());
     }
     if !kind.is_file() {
-        suite.problems.push(
-            Diagnostic::error(Code::SpecialFile, rel, "is not a regular file")
-                .help("a suite may hold only regular files and directories; remove it"),
-        );
+        suite.problems.push(special_file_in_suite(rel));
         return Ok(());
     }
     if meta.len() > limits.max_file_bytes {
-        suite.problems.push(Diagnostic::error(
-            Code::FileTooLarge,
-            rel,
-            format!(
-                "is {} bytes; suite files are capped at {} bytes",
-                meta.len(),
-                limits.max_file_bytes
-            ),
-        ));
+        suite
+            .problems
+            .push(file_too_large(rel, meta.len(), limits.max_file_bytes));
         return Ok(());
     }
     *total += meta.len();
@@ -567,4 +516,71 @@ fn read_entry(
     };
     suite.files.insert(rel.to_string(), file);
     Ok(())
+}
+
+// Findings: one constructor per finding of reading a suite (or walking a release's tree), owning
+// its words.
+
+pub(crate) fn not_a_directory(dir: &str) -> Diagnostic {
+    Diagnostic::error(
+        Code::NotADirectory,
+        dir,
+        format!("`{dir}` is not a directory"),
+    )
+    .help(format!(
+        "make `{dir}/` a directory holding the suite's JSON files"
+    ))
+}
+
+pub(crate) fn file_name_not_utf8(shown: impl Into<String>) -> Diagnostic {
+    Diagnostic::error(Code::BadFileName, shown, "file name is not valid UTF-8")
+        .help("rename the file using UTF-8 (ideally ASCII) characters")
+}
+
+pub(crate) fn too_many_files(max: usize) -> Diagnostic {
+    Diagnostic::error(
+        Code::TooManyFiles,
+        "",
+        format!("the suite has more than {max} files; the rest was not read"),
+    )
+}
+
+pub(crate) fn symlink_in_suite(rel: &str) -> Diagnostic {
+    Diagnostic::error(
+        Code::Symlink,
+        rel,
+        "is a symbolic link; a suite may hold only regular files and directories",
+    )
+    .help("replace the link with a copy of the file it points to")
+}
+
+pub(crate) fn special_file_in_suite(rel: &str) -> Diagnostic {
+    Diagnostic::error(Code::SpecialFile, rel, "is not a regular file")
+        .help("a suite may hold only regular files and directories; remove it")
+}
+
+pub(crate) fn file_too_large(rel: &str, len: u64, max: u64) -> Diagnostic {
+    Diagnostic::error(
+        Code::FileTooLarge,
+        rel,
+        format!("is {len} bytes; suite files are capped at {max} bytes"),
+    )
+}
+
+pub(crate) fn symlink_in_release(rel: &str) -> Diagnostic {
+    Diagnostic::error(
+        Code::Symlink,
+        rel,
+        "is a symbolic link; a release may hold only regular files and directories",
+    )
+    .help("replace the link with a copy of the file it points to")
+}
+
+pub(crate) fn special_file_in_release(rel: &str) -> Diagnostic {
+    Diagnostic::error(
+        Code::SpecialFile,
+        rel,
+        "is not a regular file or directory; a release cannot carry it",
+    )
+    .help("remove it from the suite")
 }

@@ -1,11 +1,10 @@
 //! Turns every case whose stated expectation disagrees with the embedded reference evaluator's
 //! verdict into a finding.
 
-use super::codes::Code;
+use super::findings;
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_eval::outcome::{CaseOutcome, Verdict};
 use bqsuite_suite::Suite;
-use bqsuite_suite::load::MANIFEST;
 use bqsuite_suite::rules;
 
 /// How many cases the evaluator passed, skipped, failed (a mismatch, a malformed case, no rule in
@@ -48,16 +47,12 @@ pub fn check(suite: &Suite, outcomes: Vec<CaseOutcome>, out: &mut Vec<Diagnostic
             Verdict::Mismatch(m) => {
                 counts.fail += 1;
                 // The payload sections' verdicts come from a real JSON Schema validator.
-                let by = if PAYLOAD_SECTIONS.contains(&section.as_str()) {
-                    " (a draft-07 JSON Schema validator)"
-                } else {
-                    ""
-                };
+                let by_schema_validator = PAYLOAD_SECTIONS.contains(&section.as_str());
+                let pointer = m.pointer.clone();
                 out.push(
-                    Diagnostic::error(Code::ExpectationMismatch, MANIFEST, format!("the case {m}{by}"))
-                        .at(m.pointer.clone())
-                        .case(section, id)
-                        .help("correct the expectation (or, if the model is wrong, the reference evaluator) so that both agree with the spec"),
+                    findings::expectation_mismatch(m, by_schema_validator)
+                        .at(pointer)
+                        .case(section, id),
                 );
             }
             Verdict::NoRule if newer => {
@@ -70,43 +65,24 @@ pub fn check(suite: &Suite, outcomes: Vec<CaseOutcome>, out: &mut Vec<Diagnostic
             Verdict::NoRule => {
                 counts.fail += 1;
                 out.push(
-                Diagnostic::error(
-                    Code::NoReferenceRule,
-                    MANIFEST,
-                    format!("the reference evaluator has no rule for section `{section}`, so this case's expectation is unchecked"),
-                )
-                .at(outcome.pointer.clone())
-                .case(section, id)
-                .help("teach the evaluator the section (crates/eval/src/sections/) before adding it to the canonical suite"),
+                    findings::no_reference_rule(&section)
+                        .at(outcome.pointer.clone())
+                        .case(section, id),
                 );
             }
             Verdict::Malformed { pointer, message } => {
                 counts.fail += 1;
                 out.push(
-                Diagnostic::error(Code::CaseShape, MANIFEST, message)
-                    .at(pointer)
-                    .case(section, id)
-                    .help("give the case the fields its section's runner reads (see the spec's case shape)"),
+                    findings::case_malformed(message)
+                        .at(pointer)
+                        .case(section, id),
                 );
             }
         }
     }
     for (section, pointer, n) in unknown {
         let pointer = pointer.split('/').take(2).collect::<Vec<_>>().join("/");
-        out.push(
-            Diagnostic::warning(
-                Code::UnknownSection,
-                MANIFEST,
-                format!(
-                    "section `{section}` is newer than this bqsuite {} (it knows the suite up to {}), so its {n} case{} are not re-derived",
-                    env!("CARGO_PKG_VERSION"),
-                    rules::KNOWN_SUITE,
-                    bqsuite_core::diag::plural(n),
-                ),
-            )
-            .at(pointer)
-            .help("update bqsuite to a release that knows this section"),
-        );
+        out.push(findings::unknown_section(&section, n).at(pointer));
     }
     counts
 }

@@ -1,7 +1,7 @@
 //! The suite's files: the required ones exist, JSON parses, and no JSON file (other than a
 //! fixture that tests it on purpose) repeats a key.
 
-use super::codes::Code;
+use super::findings;
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_core::json;
 use bqsuite_suite::Suite;
@@ -35,14 +35,7 @@ pub fn check(suite: &Suite, out: &mut Vec<Diagnostic>) {
             continue;
         }
         if suite.file(rel).is_none() && !suite.problems.iter().any(|p| p.file == rel) {
-            out.push(
-                Diagnostic::error(
-                    Code::MissingFile,
-                    rel,
-                    format!("required file is missing ({what})"),
-                )
-                .help(format!("create `{rel}` in the suite directory")),
-            );
+            out.push(findings::missing_file(rel, what));
         }
     }
     // Names outside the layout (not `.json`, nested, hidden, unportable) are refused by the
@@ -51,7 +44,7 @@ pub fn check(suite: &Suite, out: &mut Vec<Diagnostic>) {
     for (rel, file) in suite.files.iter().filter(|(rel, _)| keeps_value(rel)) {
         let Some(parsed) = &file.json else { continue };
         match parsed {
-            Err(e) => out.push(syntax_error(rel, e)),
+            Err(e) => out.push(findings::syntax_error(rel, e)),
             // A fixture may repeat a key on purpose (duplicate-keys-last-wins); the manifest and
             // the schemas never should, because the earlier value would be silently ignored.
             Ok(doc) => {
@@ -64,31 +57,12 @@ pub fn check(suite: &Suite, out: &mut Vec<Diagnostic>) {
                 let tree = file.text().and_then(|t| json::parse(t).ok());
                 for dup in tree.map(|t| t.duplicate_keys()).unwrap_or_default() {
                     out.push(
-                        Diagnostic::error(
-                            Code::DuplicateKey,
-                            rel,
-                            format!(
-                                "key `{}` appears twice in the same object (first at {}:{}); the first value is silently ignored",
-                                dup.key, dup.first.line, dup.first.column
-                            ),
-                        )
-                        .line_col(dup.repeated.line, dup.repeated.column)
-                        .at(dup.pointer.clone())
-                        .help("remove or rename one of the two members"),
+                        findings::duplicate_key(rel, &dup.key, dup.first.line, dup.first.column)
+                            .line_col(dup.repeated.line, dup.repeated.column)
+                            .at(dup.pointer.clone()),
                     );
                 }
             }
         }
     }
-}
-
-/// The finding for the suite file `rel` that is not JSON.
-pub fn syntax_error(rel: &str, e: &json::SyntaxError) -> Diagnostic {
-    Diagnostic::error(
-        Code::JsonSyntax,
-        rel,
-        format!("invalid JSON: {}", e.message),
-    )
-    .line_col(e.pos.line, e.pos.column)
-    .help("fix the syntax; every suite file must be strict RFC 8259 JSON")
 }

@@ -19,7 +19,7 @@ use std::sync::mpsc::{SyncSender, sync_channel};
 use serde_json::Value;
 
 use super::schemas::{self, Compiled};
-use super::{files, pointers};
+use super::{findings, pointers};
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_core::index::{CaseIndex, IndexedCase};
 use bqsuite_core::json;
@@ -123,7 +123,7 @@ impl<'p> Plan<'p> {
         let value = match parsed {
             Ok(value) => Some(value),
             Err(e) => {
-                findings.push(files::syntax_error(rel, &e));
+                findings.push(findings::syntax_error(rel, &e));
                 None
             }
         };

@@ -8,6 +8,7 @@
 mod codes;
 mod evaluator;
 mod files;
+mod findings;
 pub mod fixtures;
 mod manifest;
 mod names;

@@ -4,10 +4,10 @@
 
 use std::collections::BTreeSet;
 
+use super::findings;
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_suite::Suite;
 use bqsuite_suite::archive;
-use bqsuite_suite::layout;
 use bqsuite_suite::release::ustar::{self, PathError};
 
 pub fn check(suite: &Suite, out: &mut Vec<Diagnostic>) {
@@ -41,25 +41,12 @@ fn check_one(root: &str, rel: &str, is_dir: bool, out: &mut Vec<Diagnostic>) {
     };
     if let Err(PathError::TooLong) = ustar::split_path(path.as_bytes()) {
         let last = rel.rsplit('/').next().unwrap_or(rel);
-        out.push(
-            Diagnostic::error(
-                layout::Code::NameTooLong,
-                rel,
-                format!(
-                    "{} `{path}` ({} bytes, last component {} bytes) cannot be stored in a \
-                     release: a ustar header holds a name of at most 100 bytes after a directory \
-                     prefix of at most 155 bytes",
-                    if is_dir {
-                        "the directory"
-                    } else {
-                        "the release path"
-                    },
-                    path.len(),
-                    last.len(),
-                ),
-            )
-            .help("rename it: keep every file name under 100 bytes and the whole path under 250"),
-        );
+        out.push(findings::release_name_too_long(
+            rel,
+            &path,
+            is_dir,
+            last.len(),
+        ));
     }
 }
 

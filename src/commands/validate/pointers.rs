@@ -4,12 +4,11 @@
 
 use serde_json::Value;
 
-use super::codes::Code;
+use super::findings;
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_core::ids::escape_token;
 use bqsuite_core::index::IndexedCase;
 use bqsuite_core::json::{self, pointer};
-use bqsuite_suite::load::MANIFEST;
 
 /// Top-level envelope fields that encode itself writes: a preserved pointer there need not exist in
 /// the input (the identity is re-derived from `urn`, attempts is bumped, a dead-letter move adds
@@ -63,12 +62,8 @@ pub fn check(
                         match item.as_str() {
                             Some(p) => pointers.push((format!("{field_ptr}/{i}"), p)),
                             None => out.push(
-                                Diagnostic::error(
-                                    Code::BadPointer,
-                                    MANIFEST,
-                                    format!("`{field}` entries must be strings, found {item}"),
-                                )
-                                .at(format!("{field_ptr}/{i}")),
+                                findings::pointer_entry_not_string(field, item)
+                                    .at(format!("{field_ptr}/{i}")),
                             ),
                         }
                     }
@@ -81,28 +76,17 @@ pub fn check(
                 _ => false,
             };
             if !shape_ok {
-                let wanted = match shape {
-                    Shape::Keys => "an object whose keys are JSON pointers",
-                    Shape::List => "an array of JSON pointers",
-                    Shape::Single => "a JSON pointer string",
+                let finding = match shape {
+                    Shape::Keys => findings::pointer_field_not_keys(field),
+                    Shape::List => findings::pointer_field_not_list(field),
+                    Shape::Single => findings::pointer_field_not_single(field),
                 };
-                out.push(
-                    Diagnostic::error(
-                        Code::CaseShape,
-                        MANIFEST,
-                        format!("`{field}` must be {wanted}"),
-                    )
-                    .at(field_ptr.clone()),
-                );
+                out.push(finding.at(field_ptr.clone()));
                 continue;
             }
             for (at, p) in pointers {
                 if let Err(e) = pointer::parse_pointer(p) {
-                    out.push(
-                        Diagnostic::error(Code::BadPointer, MANIFEST, format!("`{p}` is not a valid JSON pointer: {e}"))
-                            .at(at)
-                            .help("write an RFC 6901 pointer such as /meta/vendor_flag (escape `~` as ~0 and `/` as ~1)"),
-                    );
+                    out.push(findings::pointer_invalid(p, e).at(at));
                     continue;
                 }
                 if !must_exist {
@@ -116,15 +100,7 @@ pub fn check(
                     continue;
                 }
                 if !matches!(pointer::resolve(fixture, p), Ok(Some(_))) {
-                    out.push(
-                        Diagnostic::error(
-                            Code::PointerNotInFixture,
-                            MANIFEST,
-                            format!("`{p}` ({field}) does not exist in {fixture_path}, so the assertion tests nothing"),
-                        )
-                        .at(at)
-                        .help(format!("add the member to {fixture_path}, or correct the pointer")),
-                    );
+                    out.push(findings::pointer_not_in_fixture(p, field, fixture_path).at(at));
                 }
             }
         }

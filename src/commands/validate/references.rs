@@ -4,11 +4,10 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use super::codes::Code;
+use super::findings;
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_core::ids::escape_token;
 use bqsuite_suite::Suite;
-use bqsuite_suite::load::MANIFEST;
 
 /// Manifest keys whose string value names a suite file.
 pub const FILE_KEYS: [&str; 2] = ["file", "envelope_file"];
@@ -64,47 +63,21 @@ pub fn check(suite: &Suite, manifest: &Value, out: &mut Vec<Diagnostic>) {
     let mut used = BTreeSet::new();
     for (pointer, value) in file_refs(manifest) {
         let Some(path) = value.as_str() else {
-            out.push(
-                Diagnostic::error(
-                    Code::CaseShape,
-                    MANIFEST,
-                    format!("a file reference must be a string, found {value}"),
-                )
-                .at(pointer),
-            );
+            out.push(findings::reference_not_string(value).at(pointer));
             continue;
         };
         if let Some(problem) = path_problem(path) {
-            out.push(
-                Diagnostic::error(
-                    Code::BadFileReference,
-                    MANIFEST,
-                    format!("`{path}` {problem}"),
-                )
-                .at(pointer)
-                .help("write it as fixtures/<name>.json"),
-            );
+            out.push(findings::bad_file_reference(path, problem).at(pointer));
             continue;
         }
         used.insert(path);
         if suite.file(path).is_none() {
-            out.push(
-                Diagnostic::error(
-                    Code::MissingFixture,
-                    MANIFEST,
-                    format!("`{path}` does not exist in the suite"),
-                )
-                .at(pointer)
-                .help(format!("add {path}, or correct the name")),
-            );
+            out.push(findings::missing_fixture(path).at(pointer));
         }
     }
     for rel in suite.files_under("fixtures") {
         if rel.ends_with(".json") && !used.contains(rel) {
-            out.push(
-                Diagnostic::error(Code::OrphanFixture, rel, "no case uses this fixture")
-                    .help("reference it from a case, or delete it (it would be released and vendored for nothing)"),
-            );
+            out.push(findings::orphan_fixture(rel));
         }
     }
 }

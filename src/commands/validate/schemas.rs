@@ -5,10 +5,11 @@ use jsonschema::Validator;
 use serde_json::Value;
 
 use super::codes::Code;
+use super::findings;
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_core::index::IndexedCase;
 use bqsuite_suite::Suite;
-use bqsuite_suite::load::{ENVELOPE_SCHEMA, MANIFEST, RESULTS_EXAMPLE, RESULTS_SCHEMA};
+use bqsuite_suite::load::{ENVELOPE_SCHEMA, RESULTS_EXAMPLE, RESULTS_SCHEMA};
 
 pub const DRAFT_07: &str = "http://json-schema.org/draft-07/schema#";
 pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
@@ -57,13 +58,7 @@ fn compile_one(
     match compile_for_draft(doc, draft) {
         Ok(v) => Some(v),
         Err((code, message)) => {
-            out.push(
-                Diagnostic::error(code, rel, format!("the schema {message}"))
-                    .at("")
-                    .help(format!(
-                        "the schema must be a valid JSON Schema under {draft}"
-                    )),
-            );
+            out.push(findings::schema_unusable(code, rel, &message, draft).at(""));
             None
         }
     }
@@ -89,15 +84,7 @@ pub fn check_example(suite: &Suite, compiled: &Compiled, out: &mut Vec<Diagnosti
         return;
     };
     for (pointer, message) in violations(validator, example) {
-        out.push(
-            Diagnostic::error(
-                Code::ResultsExampleInvalid,
-                RESULTS_EXAMPLE,
-                format!("does not conform to {RESULTS_SCHEMA}: {message}"),
-            )
-            .at(pointer)
-            .help("fix the example (or the schema): CI consumers copy this file"),
-        );
+        out.push(findings::results_example_invalid(&message).at(pointer));
     }
 }
 
@@ -150,27 +137,16 @@ pub fn check_fixture(
             Expectation::Pass => {
                 for (pointer, message) in problems.iter().cloned() {
                     out.push(
-                        Diagnostic::error(
-                            Code::FixtureSchemaInvalid,
-                            path,
-                            format!("fails the producer envelope schema: {message}"),
-                        )
-                        .at(pointer)
-                        .case(c.section.clone(), c.id.clone())
-                        .help("fix the fixture, or mark a deliberate consumer-tolerance case with \"producer_schema_valid\": false"),
+                        findings::fixture_schema_invalid(path, &message)
+                            .at(pointer)
+                            .case(c.section.clone(), c.id.clone()),
                     );
                 }
             }
             Expectation::Fail if problems.is_empty() => {
-                let why = if c.case.case.get("producer_schema_valid").is_some() {
-                    "is marked \"producer_schema_valid\": false but passes the producer envelope schema"
-                } else {
-                    "is a rejected data shape but passes the producer envelope schema"
-                };
+                let marked = c.case.case.get("producer_schema_valid").is_some();
                 out.push(
-                    Diagnostic::error(Code::FixtureSchemaUnexpectedPass, MANIFEST, format!("{path} {why}"))
-                        .at(c.pointer.clone())
-                        .help("the fixture no longer tests what the case says; fix the fixture or the case"),
+                    findings::fixture_schema_unexpected_pass(path, marked).at(c.pointer.clone()),
                 );
             }
             Expectation::Fail => {}

@@ -237,17 +237,11 @@ impl Comparer {
             let usable = local == Local::Dir;
             if !usable && local != Local::Missing {
                 let label = self.label().to_string();
-                self.findings.push(
-                    file_drift(
-                        drift::Code::DriftType,
-                        ancestor,
-                        format!(
-                            "`{ancestor}` is {} here but a directory in {label}",
-                            local.describe()
-                        ),
-                    )
-                    .help("replace it with the directory from the release"),
-                );
+                self.findings.push(drift::ancestor_wrong_type(
+                    ancestor,
+                    local.describe(),
+                    &label,
+                ));
             }
             self.ancestors.insert(ancestor.to_string(), usable);
             ok = usable;
@@ -336,17 +330,9 @@ impl Comparer {
                     Some(detail) => self.changed(rel, &label, local_size, size, detail),
                 }
             }
-            other => self.findings.push(
-                file_drift(
-                    drift::Code::DriftType,
-                    rel,
-                    format!(
-                        "`{rel}` is {} here but a regular file in {label}",
-                        other.describe()
-                    ),
-                )
-                .help("replace it with the file from the release"),
-            ),
+            other => self
+                .findings
+                .push(drift::file_wrong_type(rel, other.describe(), &label)),
         }
         Ok(())
     }
@@ -371,15 +357,7 @@ impl Comparer {
         size: u64,
         detail: Option<String>,
     ) {
-        let mut d = file_drift(
-            drift::Code::DriftChanged,
-            rel,
-            format!(
-                "`{rel}` differs from {label} ({} here, {size} in {label})",
-                bqsuite_core::diag::count(local_size as usize, "byte", "bytes")
-            ),
-        )
-        .help("re-vendor the file from the release");
+        let mut d = drift::file_changed(rel, label, local_size, size);
         if let Some(detail) = detail {
             d = d.detail(detail);
         }
@@ -387,14 +365,7 @@ impl Comparer {
     }
 
     fn missing(&mut self, rel: &str, label: &str) {
-        self.findings.push(
-            file_drift(
-                drift::Code::DriftMissing,
-                rel,
-                format!("`{rel}` is in {label} but missing here"),
-            )
-            .help("re-vendor the file from the release"),
-        );
+        self.findings.push(drift::file_missing(rel, label));
     }
 
     fn unified(
@@ -501,14 +472,7 @@ impl Comparer {
                 }
                 continue;
             }
-            self.findings.push(Diagnostic::note(
-                drift::Code::UnmanagedFile,
-                name.clone(),
-                format!(
-                    "`{name}` is not part of the vendored set; it is left alone (an SDK's own \
-                     file)"
-                ),
-            ));
+            self.findings.push(drift::unmanaged(&name));
         }
         // An extra directory is listed only when nothing extra is listed inside it.
         let extra_paths: Vec<String> = extras.iter().map(|(p, _)| p.clone()).collect();
@@ -519,15 +483,7 @@ impl Comparer {
                     continue;
                 }
             }
-            let what = if *is_dir { "directory" } else { "file" };
-            self.findings.push(
-                file_drift(
-                    drift::Code::DriftExtra,
-                    rel.clone(),
-                    format!("{what} `{rel}` is here but not in {label}"),
-                )
-                .help("remove it, or move an SDK's own file out of the vendored directories"),
-            );
+            self.findings.push(drift::extra(rel, *is_dir, &label));
         }
         // Expected directories that hold no expected file and are missing here.
         let dirs: Vec<String> = self.expected_dirs.iter().cloned().collect();
@@ -545,19 +501,11 @@ impl Comparer {
             }
             match Local::of(&self.dir.join(&rel))? {
                 Local::Dir => {}
-                Local::Missing => self.findings.push(file_drift(
-                    drift::Code::DriftMissing,
-                    rel.clone(),
-                    format!("directory `{rel}` is in {label} but missing here"),
-                )),
-                other => self.findings.push(file_drift(
-                    drift::Code::DriftType,
-                    rel.clone(),
-                    format!(
-                        "`{rel}` is {} here but a directory in {label}",
-                        other.describe()
-                    ),
-                )),
+                Local::Missing => self.findings.push(drift::directory_missing(&rel, &label)),
+                other => {
+                    self.findings
+                        .push(drift::directory_wrong_type(&rel, other.describe(), &label));
+                }
             }
         }
         self.findings
@@ -584,15 +532,6 @@ impl Sink for Comparer {
     ) -> std::result::Result<(), Fault> {
         self.compare_file(rel, size, content)
     }
-}
-
-/// A finding about one file of a drifted copy: the copy's summary finding stands for it.
-fn file_drift(
-    code: drift::Code,
-    file: impl Into<String>,
-    message: impl Into<String>,
-) -> Diagnostic {
-    Diagnostic::error(code, file, message).summed_up()
 }
 
 #[cfg(test)]

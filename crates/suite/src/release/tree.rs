@@ -61,14 +61,7 @@ impl Walk {
         };
         let kind = meta.file_type();
         if kind.is_symlink() {
-            self.findings.push(
-                Diagnostic::error(
-                    load::Code::Symlink,
-                    rel,
-                    "is a symbolic link; a release may hold only regular files and directories",
-                )
-                .help("replace the link with a copy of the file it points to"),
-            );
+            self.findings.push(load::symlink_in_release(&rel));
         } else if kind.is_file() {
             if let Err(refusal) = layout::suite_path(&rel) {
                 self.findings.push(refusal.diagnostic(&rel));
@@ -82,14 +75,7 @@ impl Walk {
         } else if kind.is_dir() {
             self.dir(path, rel)?;
         } else {
-            self.findings.push(
-                Diagnostic::error(
-                    load::Code::SpecialFile,
-                    rel,
-                    "is not a regular file or directory; a release cannot carry it",
-                )
-                .help("remove it from the suite"),
-            );
+            self.findings.push(load::special_file_in_release(&rel));
         }
         Ok(())
     }
@@ -109,14 +95,10 @@ impl Walk {
         });
         for name in children {
             let Some(text) = name.to_str() else {
-                self.findings.push(
-                    Diagnostic::error(
-                        load::Code::BadFileName,
-                        format!("{rel}/{}", name.to_string_lossy()),
-                        "file name is not valid UTF-8",
-                    )
-                    .help("rename the file using UTF-8 (ideally ASCII) characters"),
-                );
+                self.findings.push(load::file_name_not_utf8(format!(
+                    "{rel}/{}",
+                    name.to_string_lossy()
+                )));
                 continue;
             };
             let child_rel = format!("{rel}/{text}");

@@ -3,28 +3,19 @@
 
 use std::collections::HashMap;
 
-use super::codes::Code;
 use super::fault::Fault;
+use super::findings;
 use crate::layout::{self, Place};
 
 /// Refuses an entry that has no place in a release (see [`crate::layout`]): anything but
 /// CONFORMANCE_VERSION, manifest.json, LICENSE, and portable `*.json` names directly in fixtures/
 /// and schema/.
 pub(super) fn check_layout(rel: &str, shown: &str, is_dir: bool) -> Result<(), Fault> {
-    let refuse = |why: String| {
-        Err(Fault::refuse_help(
-            Code::ArchiveLayout,
-            shown,
-            format!("entry `{shown}` {why}"),
-            "a release holds only CONFORMANCE_VERSION, manifest.json, LICENSE, fixtures/*.json \
-             and schema/*.json, with portable names; this archive is not a release of the suite",
-        ))
-    };
     match (layout::release_path(rel), is_dir) {
-        (Err(refusal), _) => refuse(refusal.reason),
+        (Err(refusal), _) => Err(findings::no_place_in_release(shown, &refusal.reason).into()),
         (Ok(Place::DataDir), true) => Ok(()),
-        (Ok(Place::DataDir), false) => refuse("is a file where a release has a directory".into()),
-        (Ok(_), true) => refuse("is a directory where a release has a file".into()),
+        (Ok(Place::DataDir), false) => Err(findings::file_where_directory(shown).into()),
+        (Ok(_), true) => Err(findings::directory_where_file(shown).into()),
         (Ok(_), false) => Ok(()),
     }
 }
@@ -47,12 +38,7 @@ pub(super) struct Paths {
 impl Paths {
     fn fold_check(&mut self, path: &str) -> Result<(), Fault> {
         match self.folded.clash(path) {
-            Some(other) => Err(Fault::refuse_help(
-                Code::ArchiveCaseCollision,
-                path,
-                format!("entry `{path}` and entry `{other}` differ only in case"),
-                "they would overwrite each other on a case-insensitive file system",
-            )),
+            Some(other) => Err(findings::case_collision(path, &other).into()),
             None => Ok(()),
         }
     }
@@ -62,14 +48,7 @@ impl Paths {
             let ancestor = &path[..i];
             match self.exact.get(ancestor) {
                 Some(Kind::File) => {
-                    return Err(Fault::refuse(
-                        Code::ArchiveDuplicate,
-                        path,
-                        format!(
-                            "entry `{path}` lies inside `{ancestor}`, which is a regular file \
-                             entry"
-                        ),
-                    ));
+                    return Err(findings::inside_a_file(path, ancestor).into());
                 }
                 Some(_) => {}
                 None => {
@@ -88,17 +67,8 @@ impl Paths {
                 self.exact.insert(path.to_string(), Kind::Dir);
                 Ok(())
             }
-            (Some(Kind::Implied), _) => Err(Fault::refuse(
-                Code::ArchiveDuplicate,
-                path,
-                format!("entry `{path}` is a regular file, but earlier entries lie inside it"),
-            )),
-            (Some(_), _) => Err(Fault::refuse_help(
-                Code::ArchiveDuplicate,
-                path,
-                format!("entry `{path}` appears more than once"),
-                "a later copy would silently replace the earlier one",
-            )),
+            (Some(Kind::Implied), _) => Err(findings::file_over_entries(path).into()),
+            (Some(_), _) => Err(findings::duplicate(path).into()),
         }
     }
 }

@@ -61,6 +61,13 @@ impl Fault {
     }
 }
 
+impl From<Diagnostic> for Fault {
+    /// A refusal: the diagnostic names the entry and the rule.
+    fn from(d: Diagnostic) -> Self {
+        Fault::Refused(Box::new(d))
+    }
+}
+
 impl From<Error> for Fault {
     fn from(e: Error) -> Self {
         Fault::Failed(e)
@@ -81,24 +88,6 @@ impl fmt::Display for Carried {
 }
 
 impl std::error::Error for Carried {}
-
-pub(super) fn corrupt(message: impl Into<String>) -> Fault {
-    Fault::refuse_help(
-        Code::ArchiveCorrupt,
-        "",
-        message,
-        "the download is damaged or not a release asset; fetch it again",
-    )
-}
-
-pub(super) fn truncated(message: impl Into<String>) -> Fault {
-    Fault::refuse_help(
-        Code::ArchiveTruncated,
-        "",
-        message,
-        "the download is incomplete; fetch it again",
-    )
-}
 
 /// How an entry path is shown in a message: UTF-8 with control and bidi characters escaped, or
 /// every non-ASCII byte escaped when it is not UTF-8.

@@ -5,8 +5,8 @@ use std::io::{self, BufRead, Read};
 
 use flate2::{Crc, Decompress, FlushDecompress, Status};
 
-use super::codes::Code;
-use super::fault::{Fault, corrupt, truncated};
+use super::fault::Fault;
+use super::findings;
 use bqsuite_core::error::Error;
 
 /// Reads one gzip member (RFC 1952) and checks its header, its deflate stream, its CRC-32 and
@@ -25,7 +25,7 @@ pub struct GzMember<R> {
 pub(super) fn below(e: io::Error, what: &str) -> Fault {
     Fault::from_io(e, |e| {
         if e.kind() == io::ErrorKind::UnexpectedEof {
-            truncated(format!("the archive ends inside {what}"))
+            findings::archive_ends_inside(what).into()
         } else {
             Fault::Failed(Error::io("read", "the archive", e))
         }
@@ -44,7 +44,7 @@ fn fill_exact<R: BufRead>(
     while filled < buf.len() {
         let available = inner.fill_buf().map_err(|e| below(e, what))?;
         if available.is_empty() {
-            return Err(truncated(format!("the archive ends inside {what}")));
+            return Err(findings::archive_ends_inside(what).into());
         }
         let n = available.len().min(buf.len() - filled);
         buf[filled..filled + n].copy_from_slice(&available[..n]);
@@ -66,9 +66,7 @@ fn skip_string<R: BufRead>(inner: &mut R, what: &str, crc: &mut Crc) -> Result<(
         }
         seen += 1;
         if seen > MAX_HEADER_STRING {
-            return Err(corrupt(format!(
-                "the gzip header's {what} is longer than {MAX_HEADER_STRING} bytes"
-            )));
+            return Err(findings::gzip_header_string_too_long(what, MAX_HEADER_STRING).into());
         }
     }
 }
@@ -92,25 +90,20 @@ impl<R: BufRead> GzMember<R> {
     pub fn new(mut inner: R, cap: u64) -> Result<Self, Fault> {
         let first = inner.fill_buf().map_err(|e| below(e, "the gzip header"))?;
         if first.is_empty() {
-            return Err(truncated("the archive is empty"));
+            return Err(findings::archive_empty().into());
         }
         let mut crc = Crc::new();
         let mut header = [0u8; 10];
         fill_exact(&mut inner, &mut header, "the gzip header", &mut crc)?;
         if header[0..2] != [0x1f, 0x8b] {
-            return Err(corrupt("not a gzip file (bad magic number)"));
+            return Err(findings::gzip_bad_magic().into());
         }
         if header[2] != 8 {
-            return Err(corrupt(format!(
-                "unknown gzip compression method {}",
-                header[2]
-            )));
+            return Err(findings::gzip_unknown_method(header[2]).into());
         }
         let flags = header[3];
         if flags & RESERVED != 0 {
-            return Err(corrupt(format!(
-                "the gzip header sets reserved flag bits ({flags:#04x}), which a decoder must refuse"
-            )));
+            return Err(findings::gzip_reserved_flags(flags).into());
         }
         if flags & FEXTRA != 0 {
             let mut len = [0u8; 2];
@@ -130,10 +123,7 @@ impl<R: BufRead> GzMember<R> {
             fill_exact(&mut inner, &mut stored, "the gzip header CRC", &mut crc)?;
             let stored = u32::from(u16::from_le_bytes(stored));
             if stored != expected {
-                return Err(corrupt(format!(
-                    "the gzip header CRC does not match the header (stored {stored:04x}, computed \
-                     {expected:04x}); zlib refuses such a stream"
-                )));
+                return Err(findings::gzip_header_crc_mismatch(stored, expected).into());
             }
         }
         Ok(GzMember {
@@ -176,7 +166,7 @@ impl<R: BufRead> GzMember<R> {
                 let status = self
                     .inflate
                     .decompress(input, buf, FlushDecompress::None)
-                    .map_err(|e| corrupt(format!("the deflate stream is corrupt ({e})")))?;
+                    .map_err(|e| Fault::from(findings::deflate_corrupt(e)))?;
                 let consumed = (self.inflate.total_in() - in0) as usize;
                 (
                     consumed,
@@ -189,15 +179,7 @@ impl<R: BufRead> GzMember<R> {
             self.crc.update(&buf[..produced]);
             self.out += produced as u64;
             if self.out > self.cap {
-                return Err(Fault::refuse_help(
-                    Code::ArchiveTooLarge,
-                    "",
-                    format!(
-                        "the archive decompresses to more than {} bytes (a decompression bomb?)",
-                        self.cap
-                    ),
-                    "a release asset is far smaller; this is not one",
-                ));
+                return Err(findings::decompression_bomb(self.cap).into());
             }
             if status == Status::StreamEnd {
                 self.trailer()?;
@@ -207,14 +189,12 @@ impl<R: BufRead> GzMember<R> {
                 return Ok(produced);
             }
             if eof {
-                return Err(truncated(
-                    "the gzip stream ends before its deflate data is complete",
-                ));
+                return Err(findings::deflate_truncated().into());
             }
             if consumed == 0 {
                 stalls += 1;
                 if stalls > 2 {
-                    return Err(corrupt("the deflate stream makes no progress"));
+                    return Err(findings::deflate_stalled().into());
                 }
             }
         }
@@ -231,13 +211,10 @@ impl<R: BufRead> GzMember<R> {
         let crc = u32::from_le_bytes([trailer[0], trailer[1], trailer[2], trailer[3]]);
         let size = u32::from_le_bytes([trailer[4], trailer[5], trailer[6], trailer[7]]);
         if crc != self.crc.sum() {
-            return Err(corrupt(format!(
-                "the gzip CRC-32 does not match the data (trailer {crc:08x}, data {:08x})",
-                self.crc.sum()
-            )));
+            return Err(findings::gzip_crc_mismatch(crc, self.crc.sum()).into());
         }
         if size != self.out as u32 {
-            return Err(corrupt("the gzip trailer's length does not match the data"));
+            return Err(findings::gzip_length_mismatch().into());
         }
         self.done = true;
         Ok(())

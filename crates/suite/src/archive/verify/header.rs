@@ -6,8 +6,8 @@
 //! outside that (a v7 header, a base-256 or NUL-led number, an old-GNU header with bytes where a
 //! ustar reader looks for a name prefix) is refused by [`parse`], naming the field.
 
-use super::codes::Code;
-use super::fault::{Fault, corrupt, show_path};
+use super::fault::{Fault, show_path};
+use super::findings;
 
 /// A tar block.
 pub const BLOCK: usize = 512;
@@ -79,23 +79,12 @@ pub fn field_str(field: &[u8]) -> &[u8] {
     &field[..end]
 }
 
-/// A refusal of a header that readers could read differently.
-pub fn ambiguous(shown: &str, why: &str) -> Fault {
-    Fault::refuse_help(
-        Code::ArchiveAmbiguousHeader,
-        shown,
-        format!("entry `{shown}`: {why}"),
-        "tar readers could disagree on what this entry holds; rebuild the asset with `bqsuite \
-         release` or with GNU tar, bsdtar or Python's tarfile",
-    )
-}
-
 /// Checks the checksum and reads `block` as every reader would. `block` is not all zeros.
 pub fn parse(block: &[u8; BLOCK]) -> Result<Header, Fault> {
     let stored = match number(&block[148..156]) {
         Some(Some(n)) => n,
         _ => {
-            return Err(corrupt("a tar header's checksum field is not a number"));
+            return Err(findings::header_checksum_not_number().into());
         }
     };
     let sum: u64 = block
@@ -104,9 +93,7 @@ pub fn parse(block: &[u8; BLOCK]) -> Result<Header, Fault> {
         .map(|(i, &b)| u64::from(if (148..156).contains(&i) { b' ' } else { b }))
         .sum();
     if stored != sum {
-        return Err(corrupt(format!(
-            "a tar header's checksum does not match (stored {stored}, computed {sum})"
-        )));
+        return Err(findings::header_checksum_mismatch(stored, sum).into());
     }
     let name = field_str(&block[0..100]);
     let magic = &block[257..265];
@@ -116,11 +103,7 @@ pub fn parse(block: &[u8; BLOCK]) -> Result<Header, Fault> {
         Format::Gnu
     } else {
         let shown = show_path(name);
-        return Err(ambiguous(
-            &shown,
-            "its header is neither POSIX ustar (magic `ustar\\0`, version `00`) nor GNU (`ustar  \
-             \\0`): a v7 or unknown header, whose name and type readers interpret differently",
-        ));
+        return Err(findings::header_unknown_magic(&shown).into());
     };
     let path = match format {
         Format::Ustar => {
@@ -136,11 +119,7 @@ pub fn parse(block: &[u8; BLOCK]) -> Result<Header, Fault> {
             // read a non-zero byte there as a prefix, GNU tar does not. (A sparse entry is refused
             // for what it is, by its type.)
             if block[156] != b'S' && block[345..500].iter().any(|&b| b != 0) {
-                return Err(ambiguous(
-                    &show_path(name),
-                    "its GNU header has data (atime, ctime or a sparse map) where a ustar \
-                     reader takes a name prefix",
-                ));
+                return Err(findings::gnu_header_prefix_data(&show_path(name)).into());
             }
             name.to_vec()
         }
@@ -156,16 +135,10 @@ pub fn parse(block: &[u8; BLOCK]) -> Result<Header, Fault> {
             }
             Some(None) if blank_ok => {}
             Some(None) => {
-                return Err(ambiguous(&shown, &format!("its {field} field is blank")));
+                return Err(findings::header_field_blank(&shown, field).into());
             }
             None => {
-                return Err(ambiguous(
-                    &shown,
-                    &format!(
-                        "its {field} field is not plain octal digits (readers parse a leading \
-                         NUL, base-256 or stray bytes differently)"
-                    ),
-                ));
+                return Err(findings::header_field_not_octal(&shown, field).into());
             }
         }
     }

@@ -28,6 +28,7 @@ use std::io::{self, BufRead, Read};
 mod codes;
 mod entries;
 mod fault;
+mod findings;
 mod gzip;
 mod header;
 mod limits;

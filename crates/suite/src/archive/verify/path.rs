@@ -1,8 +1,8 @@
 //! An entry's path: inside the single root, with no component a file system could read as
 //! anything but a plain name.
 
-use super::codes::Code;
 use super::fault::Fault;
+use super::findings;
 use super::limits::{Limits, MAX_DEPTH};
 
 /// Checks an entry's path against `root` (`seen_root`: an earlier entry lay under it); returns it
@@ -15,99 +15,58 @@ pub(super) fn check(
     seen_root: bool,
     limits: &Limits,
 ) -> Result<String, Fault> {
-    let bad = |why: &str| {
-        Err(Fault::refuse(
-            Code::ArchiveBadPath,
-            shown,
-            format!("entry `{shown}` {why}"),
-        ))
-    };
     if path.is_empty() {
-        return bad("has an empty name");
+        return Err(findings::empty_name(shown).into());
     }
     if path[0] == b'/' {
-        return Err(Fault::refuse_help(
-            Code::ArchiveAbsolutePath,
-            shown,
-            format!("entry `{shown}` has an absolute path"),
-            "every entry must lie under the archive's root directory",
-        ));
+        return Err(findings::absolute_path(shown).into());
     }
     if path.len() > limits.max_path_bytes {
-        return bad(&format!(
-            "has a path longer than {} bytes",
-            limits.max_path_bytes
-        ));
+        return Err(findings::path_too_long(shown, limits.max_path_bytes).into());
     }
     let trimmed = match path.strip_suffix(b"/") {
         Some(t) if is_dir => t,
-        Some(_) => return bad("ends with `/` but is not a directory entry"),
+        Some(_) => return Err(findings::slash_but_not_directory(shown).into()),
         None => path,
     };
     let parts: Vec<&[u8]> = trimmed.split(|&b| b == b'/').collect();
     if parts.iter().any(|p| *p == b"..") {
-        return Err(Fault::refuse_help(
-            Code::ArchiveDotdot,
-            shown,
-            format!("entry `{shown}` has a `..` component"),
-            "an entry must never reach outside the directory it is unpacked into",
-        ));
+        return Err(findings::dotdot(shown).into());
     }
     for part in &parts {
         if part.is_empty() {
-            return bad("has an empty path component (`//`)");
+            return Err(findings::empty_component(shown).into());
         }
         if *part == b"." {
-            return bad("has a `.` component");
+            return Err(findings::dot_component(shown).into());
         }
         if part.contains(&b'\\') || part.contains(&b':') {
-            return bad("contains `\\` or `:` (a path separator or drive on some systems)");
+            return Err(findings::separator_or_drive(shown).into());
         }
         if part.iter().any(|&b| b < 0x20 || b == 0x7f) {
-            return bad("contains a control character");
+            return Err(findings::control_character(shown).into());
         }
         if part.len() > 255 {
-            return bad("has a component longer than 255 bytes");
+            return Err(findings::component_too_long(shown).into());
         }
     }
     if parts.len() > MAX_DEPTH {
-        return bad(&format!("is nested deeper than {MAX_DEPTH} levels"));
+        return Err(findings::nested_too_deep(shown, MAX_DEPTH).into());
     }
     let Ok(text) = std::str::from_utf8(trimmed) else {
-        return bad("is not valid UTF-8");
+        return Err(findings::path_not_utf8(shown).into());
     };
     let mut components = text.split('/');
     let first = components.next().unwrap_or_default();
     let rest: Vec<&str> = components.collect();
     if first != root {
         if seen_root && (is_dir || !rest.is_empty()) {
-            return Err(Fault::refuse_help(
-                Code::ArchiveMultipleRoots,
-                shown,
-                format!(
-                    "entry `{shown}` starts a second top-level directory `{first}` besides \
-                     `{}/`",
-                    root
-                ),
-                "a release asset has exactly one root directory",
-            ));
+            return Err(findings::second_root(shown, first, root).into());
         }
-        return Err(Fault::refuse_help(
-            Code::ArchiveOutsideRoot,
-            shown,
-            format!(
-                "entry `{shown}` lies outside the root directory `{}/`",
-                root
-            ),
-            "a release asset of this version has every entry under that directory",
-        ));
+        return Err(findings::outside_root(shown, root).into());
     }
     if rest.is_empty() && !is_dir {
-        return Err(Fault::refuse(
-            Code::ArchiveOutsideRoot,
-            shown,
-            format!("the root `{}` is a regular file, not a directory", root),
-        ));
+        return Err(findings::root_is_a_file(shown, root).into());
     }
     Ok(rest.join("/"))
 }

@@ -9,8 +9,8 @@
 //! is one of [`METADATA`], or `path`/`size` equal to the header's own, and the data is well
 //! formed to its last byte.
 
-use super::codes::Code;
 use super::fault::Fault;
+use super::findings;
 
 /// The most data one extended header may hold: the records real writers emit are a few dozen
 /// bytes each.
@@ -28,20 +28,11 @@ pub struct Overrides {
 
 /// Reads the records of one extended header. `shown` names the header in messages.
 pub fn records(data: &[u8], shown: &str) -> Result<Overrides, Fault> {
-    let bad = |why: String| {
-        Err(Fault::refuse_help(
-            Code::ArchiveExtensionHeader,
-            shown,
-            format!("the PAX extended header before `{shown}` {why}"),
-            "readers that honour the record and readers that skip it would extract different \
-             files; rebuild the asset without it",
-        ))
-    };
     let mut out = Overrides::default();
     let mut rest = data;
     while !rest.is_empty() {
         let Some(space) = rest.iter().take(20).position(|&b| b == b' ') else {
-            return bad("has a record without a length".into());
+            return Err(findings::pax_record_without_length(shown).into());
         };
         let digits = &rest[..space];
         let length = std::str::from_utf8(digits)
@@ -51,27 +42,27 @@ pub fn records(data: &[u8], shown: &str) -> Result<Overrides, Fault> {
             })
             .and_then(|d| d.parse::<usize>().ok());
         let Some(length) = length.filter(|&n| n > space + 1 && n <= rest.len()) else {
-            return bad("has a record whose length is malformed or runs past its data".into());
+            return Err(findings::pax_record_bad_length(shown).into());
         };
         let record = &rest[space + 1..length];
         rest = &rest[length..];
         let Some(body) = record.strip_suffix(b"\n") else {
-            return bad("has a record that does not end with a newline".into());
+            return Err(findings::pax_record_without_newline(shown).into());
         };
         let Some(eq) = body.iter().position(|&b| b == b'=') else {
-            return bad("has a record without `=`".into());
+            return Err(findings::pax_record_without_equals(shown).into());
         };
         let (key, value) = (&body[..eq], &body[eq + 1..]);
         let Ok(key) = std::str::from_utf8(key) else {
-            return bad("has a record whose keyword is not UTF-8".into());
+            return Err(findings::pax_keyword_not_utf8(shown).into());
         };
         if value.contains(&0) {
-            return bad(format!("has a `{}` record holding a NUL byte", show(key)));
+            return Err(findings::pax_record_nul(shown, &show(key)).into());
         }
         match key {
             "path" => {
                 if out.path.replace(value.to_vec()).is_some() {
-                    return bad("gives `path` twice".into());
+                    return Err(findings::pax_path_twice(shown).into());
                 }
             }
             "size" => {
@@ -80,24 +71,22 @@ pub fn records(data: &[u8], shown: &str) -> Result<Overrides, Fault> {
                     .filter(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()))
                     .and_then(|v| v.parse::<u64>().ok());
                 let Some(size) = size else {
-                    return bad("has a `size` record that is not a whole number".into());
+                    return Err(findings::pax_size_not_number(shown).into());
                 };
                 if out.size.replace(size).is_some() {
-                    return bad("gives `size` twice".into());
+                    return Err(findings::pax_size_twice(shown).into());
                 }
             }
             _ if METADATA.contains(&key) => {
-                if let Err(why) = check_metadata(key, value) {
-                    return bad(why);
+                if !check_metadata(key, value) {
+                    return Err(findings::pax_metadata_malformed(shown, key).into());
                 }
             }
             other => {
-                return bad(format!(
-                    "has a `{}` record; only {} (and `path` or `size` equal to the header's own) \
-                     are accepted",
-                    show(other),
-                    METADATA.map(|k| format!("`{k}`")).join(", ")
-                ));
+                let accepted = METADATA.map(|k| format!("`{k}`")).join(", ");
+                return Err(
+                    findings::pax_record_not_accepted(shown, &show(other), &accepted).into(),
+                );
             }
         }
     }
@@ -106,9 +95,9 @@ pub fn records(data: &[u8], shown: &str) -> Result<Overrides, Fault> {
 
 /// A metadata record's value in the form every reader parses: times as decimal seconds with an
 /// optional fraction, ids as whole numbers, names as UTF-8.
-fn check_metadata(key: &str, value: &[u8]) -> Result<(), String> {
+fn check_metadata(key: &str, value: &[u8]) -> bool {
     let digits = |s: &[u8]| !s.is_empty() && s.iter().all(u8::is_ascii_digit);
-    let ok = match key {
+    match key {
         "mtime" | "atime" | "ctime" => {
             let unsigned = value.strip_prefix(b"-").unwrap_or(value);
             match unsigned.iter().position(|&b| b == b'.') {
@@ -118,11 +107,6 @@ fn check_metadata(key: &str, value: &[u8]) -> Result<(), String> {
         }
         "uid" | "gid" => digits(value),
         _ => std::str::from_utf8(value).is_ok(),
-    };
-    if ok {
-        Ok(())
-    } else {
-        Err(format!("has a `{key}` record whose value is malformed"))
     }
 }
 
@@ -132,6 +116,7 @@ fn show(key: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::codes::Code;
     use super::*;
 
     fn record(key: &str, value: &str) -> String {

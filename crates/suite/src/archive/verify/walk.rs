@@ -4,11 +4,11 @@
 
 use std::io::{self, BufRead, Read};
 
-use super::codes::Code;
 use super::entries::{Kind, Paths, check_layout};
-use super::fault::{Fault, show_path, truncated};
+use super::fault::{Fault, show_path};
+use super::findings;
 use super::gzip::{GzMember, below};
-use super::header::{self, BLOCK, Format, Header, ambiguous};
+use super::header::{self, BLOCK, Format, Header};
 use super::limits::{Limits, MAX_VERSION_BYTES};
 use super::path;
 use super::pax::{self, MAX_PAX_BYTES};
@@ -81,11 +81,7 @@ impl<R: BufRead> Read for EntryReader<'_, R> {
             .min(usize::try_from(self.remaining).unwrap_or(usize::MAX));
         let n = self.gz.read(&mut buf[..want])?;
         if n == 0 {
-            return Err(truncated(format!(
-                "the archive ends inside the content of `{}`",
-                self.path
-            ))
-            .into_io());
+            return Err(Fault::from(findings::entry_content_truncated(self.path)).into_io());
         }
         self.remaining -= n as u64;
         Ok(n)
@@ -116,7 +112,7 @@ impl<R: BufRead> Walker<'_, R> {
                 if filled == 0 {
                     return Ok(None);
                 }
-                return Err(truncated(format!("the tar stream ends inside {what}")));
+                return Err(findings::tar_stream_ends_inside(what).into());
             }
             filled += n;
         }
@@ -133,7 +129,7 @@ impl<R: BufRead> Walker<'_, R> {
                 .read(&mut buf[..left])
                 .map_err(|e| below(e, "the padding of an entry"))?;
             if n == 0 {
-                return Err(truncated("the tar stream ends inside an entry's padding"));
+                return Err(findings::padding_truncated().into());
             }
             left -= n;
         }
@@ -144,22 +140,11 @@ impl<R: BufRead> Walker<'_, R> {
         let mut pending: Option<PendingPax> = None;
         loop {
             let Some(block) = self.block("a tar header")? else {
-                return Err(truncated(
-                    "the tar stream ends without its end-of-archive blocks",
-                ));
+                return Err(findings::end_of_archive_missing().into());
             };
             if block.iter().all(|&b| b == 0) {
                 if let Some(pax) = pending {
-                    return Err(Fault::refuse_help(
-                        Code::ArchiveExtensionHeader,
-                        &pax.shown,
-                        format!(
-                            "the PAX extended header `{}` is followed by the end of the archive, \
-                             not by the entry it describes",
-                            pax.shown
-                        ),
-                        "not an archive every tar reader reads alike",
-                    ));
+                    return Err(findings::pax_before_end(&pax.shown).into());
                 }
                 return self.end_of_archive();
             }
@@ -184,22 +169,14 @@ impl<R: BufRead> Walker<'_, R> {
         shown: &str,
         after_another: bool,
     ) -> Result<PendingPax, Fault> {
-        let refuse = |why: &str| {
-            Err(Fault::refuse_help(
-                Code::ArchiveExtensionHeader,
-                shown,
-                format!("the PAX extended header `{shown}` {why}"),
-                "not an archive every tar reader reads alike",
-            ))
-        };
         if header.format != Format::Ustar {
-            return refuse("has a GNU header; a PAX header is POSIX ustar");
+            return Err(findings::pax_gnu_header(shown).into());
         }
         if after_another {
-            return refuse("follows another extended header; readers merge the two differently");
+            return Err(findings::pax_after_another(shown).into());
         }
         if header.size > MAX_PAX_BYTES {
-            return refuse(&format!("holds more than {MAX_PAX_BYTES} bytes of records"));
+            return Err(findings::pax_too_large(shown, MAX_PAX_BYTES).into());
         }
         let mut data = Vec::with_capacity(header.size as usize);
         EntryReader {
@@ -223,14 +200,7 @@ impl<R: BufRead> Walker<'_, R> {
         let rel = self.check_path(&header.path, shown, is_dir)?;
         self.entries += 1;
         if self.entries > self.limits.max_entries {
-            return Err(Fault::refuse(
-                Code::ArchiveTooManyEntries,
-                shown,
-                format!(
-                    "the archive has more than {} entries",
-                    self.limits.max_entries
-                ),
-            ));
+            return Err(findings::too_many_entries(shown, self.limits.max_entries).into());
         }
         let full = format!(
             "{}{}{}",
@@ -240,24 +210,11 @@ impl<R: BufRead> Walker<'_, R> {
         );
         self.names_bytes += full.len() as u64;
         if self.names_bytes > self.limits.max_names_bytes {
-            return Err(Fault::refuse(
-                Code::ArchiveTooLarge,
-                shown,
-                format!(
-                    "the archive's entry names add up to more than {} bytes",
-                    self.limits.max_names_bytes
-                ),
-            ));
+            return Err(findings::names_too_large(shown, self.limits.max_names_bytes).into());
         }
         if is_dir {
             if size != 0 {
-                return Err(ambiguous(
-                    shown,
-                    &format!(
-                        "it is a directory entry with {size} bytes of content (GNU tar skips \
-                         them, Python's tarfile reads them as the next header)"
-                    ),
-                ));
+                return Err(findings::directory_with_content(shown, size).into());
             }
             self.paths.add(&full, Kind::Dir)?;
             self.summary.dirs += 1;
@@ -268,15 +225,7 @@ impl<R: BufRead> Walker<'_, R> {
             return Ok(());
         }
         if size > self.limits.max_entry_bytes {
-            return Err(Fault::refuse_help(
-                Code::ArchiveEntryTooLarge,
-                shown,
-                format!(
-                    "entry `{shown}` is {size} bytes; a release file is at most {} bytes",
-                    self.limits.max_entry_bytes
-                ),
-                "a decompression bomb or not a release asset",
-            ));
+            return Err(findings::entry_too_large(shown, size, self.limits.max_entry_bytes).into());
         }
         let vendored = rel != LICENSE_FILE;
         if vendored {
@@ -309,28 +258,10 @@ impl<R: BufRead> Walker<'_, R> {
     /// would read only in part is refused here, before anything is written.
     fn vendored_limits(&self, size: u64, shown: &str) -> Result<(), Fault> {
         if self.summary.vendored_files >= self.limits.max_files {
-            return Err(Fault::refuse_help(
-                Code::ArchiveTooManyEntries,
-                shown,
-                format!(
-                    "the archive holds more than {} files besides LICENSE (at entry `{shown}`); \
-                     a suite, and so a release, holds at most that many",
-                    self.limits.max_files
-                ),
-                "not a release `bqsuite release` could have written; nothing was written",
-            ));
+            return Err(findings::too_many_files(shown, self.limits.max_files).into());
         }
         if self.summary.vendored_bytes + size > self.limits.max_total_bytes {
-            return Err(Fault::refuse_help(
-                Code::ArchiveTooLarge,
-                shown,
-                format!(
-                    "the archive's files besides LICENSE add up to more than {} bytes (at entry \
-                     `{shown}`); a suite, and so a release, holds at most that much",
-                    self.limits.max_total_bytes
-                ),
-                "a decompression bomb or not a release asset; nothing was written",
-            ));
+            return Err(findings::files_too_large(shown, self.limits.max_total_bytes).into());
         }
         Ok(())
     }
@@ -342,14 +273,7 @@ impl<R: BufRead> Walker<'_, R> {
             path: shown,
         };
         if size > MAX_VERSION_BYTES {
-            return Err(Fault::refuse(
-                Code::ArchiveVersionMismatch,
-                shown,
-                format!(
-                    "`{shown}` is {size} bytes; it should hold the version {}",
-                    self.version
-                ),
-            ));
+            return Err(findings::version_file_too_large(shown, size, self.version).into());
         }
         let mut text = Vec::with_capacity(size as usize);
         reader
@@ -363,47 +287,20 @@ impl<R: BufRead> Walker<'_, R> {
     /// Refuses every entry type but a regular file and a directory. An extended header (`x`)
     /// never reaches here.
     fn check_type(&self, header: &Header, shown: &str) -> Result<(), Fault> {
-        let only = "the asset holds only regular files and directories";
-        let refuse = |code: Code, what: String| {
-            Err(Fault::refuse_help(
-                code,
-                shown,
-                format!("entry `{shown}` is {what}"),
-                only,
-            ))
-        };
         let target = || show_path(&header.linkname);
-        match header.typeflag {
-            b'0' | 0 | b'5' => Ok(()),
-            b'1' => refuse(
-                Code::ArchiveHardlink,
-                format!("a hard link (to `{}`)", target()),
-            ),
-            b'2' => refuse(
-                Code::ArchiveSymlink,
-                format!("a symbolic link (to `{}`)", target()),
-            ),
-            b'3' => refuse(Code::ArchiveSpecial, "a character device".into()),
-            b'4' => refuse(Code::ArchiveSpecial, "a block device".into()),
-            b'6' => refuse(Code::ArchiveSpecial, "a FIFO (named pipe)".into()),
-            b'S' => refuse(Code::ArchiveSparse, "a GNU sparse file".into()),
-            b'g' => refuse(
-                Code::ArchiveExtensionHeader,
-                "a PAX global header (it would change how readers that honour it read every \
-                 entry after it)"
-                    .into(),
-            ),
-            b'L' | b'K' => refuse(
-                Code::ArchiveExtensionHeader,
-                "a GNU long-name header (readers that honour it read another name than the \
-                 header's)"
-                    .into(),
-            ),
-            other => refuse(
-                Code::ArchiveUnknownType,
-                format!("of unknown type `{}`", [other].escape_ascii()),
-            ),
-        }
+        let refusal = match header.typeflag {
+            b'0' | 0 | b'5' => return Ok(()),
+            b'1' => findings::hard_link(shown, &target()),
+            b'2' => findings::symbolic_link(shown, &target()),
+            b'3' => findings::character_device(shown),
+            b'4' => findings::block_device(shown),
+            b'6' => findings::fifo(shown),
+            b'S' => findings::sparse_file(shown),
+            b'g' => findings::pax_global_header(shown),
+            b'L' | b'K' => findings::gnu_long_name(shown),
+            other => findings::unknown_type(shown, other),
+        };
+        Err(refusal.into())
     }
 
     /// Checks an entry's path; returns it relative to the root (empty for the root itself).
@@ -416,17 +313,10 @@ impl<R: BufRead> Walker<'_, R> {
     fn end_of_archive(&mut self) -> Result<(), Fault> {
         match self.block("the end-of-archive marker")? {
             None => {
-                return Err(truncated(
-                    "the tar stream has only one of its two end-of-archive blocks",
-                ));
+                return Err(findings::end_of_archive_half().into());
             }
             Some(b) if b.iter().any(|&x| x != 0) => {
-                return Err(Fault::refuse_help(
-                    Code::ArchiveTrailingGarbage,
-                    "",
-                    "data follows the first end-of-archive block",
-                    "a hidden entry after the end marker; some tools would read it",
-                ));
+                return Err(findings::data_after_end_block().into());
             }
             Some(_) => {}
         }
@@ -441,23 +331,11 @@ impl<R: BufRead> Walker<'_, R> {
                 break;
             }
             if buf[..n].iter().any(|&b| b != 0) {
-                return Err(Fault::refuse_help(
-                    Code::ArchiveTrailingGarbage,
-                    "",
-                    "non-zero data follows the end-of-archive blocks",
-                    "a release asset ends with its end-of-archive blocks",
-                ));
+                return Err(findings::data_after_end_blocks().into());
             }
             padding += n as u64;
             if padding > self.limits.max_padding_bytes {
-                return Err(Fault::refuse(
-                    Code::ArchiveTooLarge,
-                    "",
-                    format!(
-                        "more than {} bytes of padding follow the end of the archive",
-                        self.limits.max_padding_bytes
-                    ),
-                ));
+                return Err(findings::padding_too_large(self.limits.max_padding_bytes).into());
             }
         }
         debug_assert!(self.gz.is_done());
@@ -467,17 +345,12 @@ impl<R: BufRead> Walker<'_, R> {
             .fill_buf()
             .map_err(|e| below(e, "the end of the archive"))?;
         if !rest.is_empty() {
-            let what = if rest.starts_with(&[0x1f, 0x8b]) {
-                "a second gzip member follows the first"
+            let refusal = if rest.starts_with(&[0x1f, 0x8b]) {
+                findings::second_gzip_member()
             } else {
-                "bytes follow the end of the gzip stream"
+                findings::bytes_after_gzip()
             };
-            return Err(Fault::refuse_help(
-                Code::ArchiveTrailingGarbage,
-                "",
-                what,
-                "a release asset is exactly one gzip member; other tools would read what follows",
-            ));
+            return Err(refusal.into());
         }
         Ok(())
     }
@@ -485,35 +358,16 @@ impl<R: BufRead> Walker<'_, R> {
     pub(super) fn finish(self) -> Result<Summary, Fault> {
         let shown = format!("{}/{VERSION_FILE}", self.root);
         let Some(text) = self.version_text else {
-            return Err(Fault::refuse(
-                Code::ArchiveVersionMismatch,
-                shown,
-                format!(
-                    "the archive has no `{}/{VERSION_FILE}`; a release of {} has one",
-                    self.root, self.version
-                ),
-            ));
+            return Err(findings::version_file_missing(&shown, self.version).into());
         };
         let found = std::str::from_utf8(&text).map(str::trim).unwrap_or("");
         if found != self.version {
-            return Err(Fault::refuse_help(
-                Code::ArchiveVersionMismatch,
-                shown,
-                format!(
-                    "the archive's CONFORMANCE_VERSION is `{}`, not {}",
-                    show_path(found.as_bytes()),
-                    self.version
-                ),
-                "the asset is not the release of the version asked for",
-            ));
+            let found = show_path(found.as_bytes());
+            return Err(findings::version_mismatch(&shown, &found, self.version).into());
         }
         if !self.has_manifest {
-            return Err(Fault::refuse_help(
-                Code::ArchiveLayout,
-                format!("{}/{MANIFEST}", self.root),
-                format!("the archive has no `{}/{MANIFEST}`", self.root),
-                "a release of the suite holds its manifest; this asset is not one",
-            ));
+            let manifest = format!("{}/{MANIFEST}", self.root);
+            return Err(findings::manifest_missing(&manifest).into());
         }
         Ok(self.summary)
     }
@@ -522,23 +376,11 @@ impl<R: BufRead> Walker<'_, R> {
 /// Holds an extended header's records to what the entry's own header says.
 fn apply_pax(pax: &PendingPax, header: &Header, shown: &str) -> Result<(), Fault> {
     let over = pax::records(&pax.data, shown)?;
-    let differs = |what: &str, stated: String| {
-        Err(Fault::refuse_help(
-            Code::ArchiveExtensionHeader,
-            shown,
-            format!(
-                "the PAX extended header before `{shown}` gives its {what} as {stated}, not the \
-                 header's own"
-            ),
-            "readers that honour the record and readers that skip it would extract different \
-             files",
-        ))
-    };
     if let Some(path) = over.path.as_ref().filter(|p| **p != header.path) {
-        return differs("path", format!("`{}`", show_path(path)));
+        return Err(findings::pax_path_differs(shown, &show_path(path)).into());
     }
     if let Some(size) = over.size.filter(|s| *s != header.size) {
-        return differs("size", size.to_string());
+        return Err(findings::pax_size_differs(shown, size).into());
     }
     Ok(())
 }
