@@ -92,11 +92,7 @@ pub fn report(suite: &Path, file: Option<&Path>, evaluation: &Evaluation) -> Rep
     let mut report = Report::new(suite.display().to_string());
     report.root = Some(suite.to_path_buf());
     for warning in &evaluation.warnings {
-        report.push(Diagnostic::warning(
-            Code::VersionFromConformanceVersion,
-            load::MANIFEST,
-            warning.clone(),
-        ));
+        report.push(version_from_conformance_version(warning));
     }
     let failures: Vec<&CaseOutcome> = evaluation.failures().collect();
     for f in &failures {
@@ -135,39 +131,62 @@ pub fn report(suite: &Path, file: Option<&Path>, evaluation: &Evaluation) -> Rep
 
 /// A case the reference model does not pass, as a finding in words.
 fn verdict_finding(outcome: &CaseOutcome) -> Diagnostic {
-    let manifest = load::MANIFEST;
-    let case = format!("case {}/{}", outcome.section, outcome.id);
+    let (section, id) = (&outcome.section, &outcome.id);
     let d = match &outcome.verdict {
-        Verdict::Mismatch(m) => Diagnostic::error(
-            validate::Code::ExpectationMismatch,
-            manifest,
-            format!("{case} did not pass: it {m}"),
-        )
-        .at(m.pointer.clone())
-        .help(
-            "correct the expectation (or, if the model is wrong, the reference evaluator) so that \
-             both agree with the spec",
-        ),
-        Verdict::Malformed { pointer, message } => Diagnostic::error(
-            validate::Code::CaseShape,
-            manifest,
-            format!("{case} could not be evaluated: {message}"),
-        )
-        .at(pointer.clone())
-        .help("give the case the fields its section's runner reads"),
-        Verdict::NoRule => Diagnostic::error(
-            validate::Code::NoReferenceRule,
-            manifest,
-            format!("{case}: the reference evaluator has no rule for its section"),
-        )
-        .at(outcome.pointer.clone())
-        .help("use a bqsuite that knows the section, or add the rule to the reference evaluator"),
-        other => Diagnostic::error(
-            Code::CaseNotPassing,
-            manifest,
-            format!("{case} did not pass: {other}"),
-        )
-        .at(outcome.pointer.clone()),
+        Verdict::Mismatch(m) => case_mismatch(section, id, m).at(m.pointer.clone()),
+        Verdict::Malformed { pointer, message } => {
+            case_malformed(section, id, message).at(pointer.clone())
+        }
+        Verdict::NoRule => case_without_rule(section, id).at(outcome.pointer.clone()),
+        other => case_not_passing(section, id, other).at(outcome.pointer.clone()),
     };
     d.case(outcome.section.clone(), outcome.id.clone())
+}
+
+// Findings: one constructor per finding of `eval`, owning its words (the verdict findings carry
+// `validate`'s codes where `validate` reports the same fault).
+
+/// `warning`: what the evaluation noticed (its words).
+fn version_from_conformance_version(warning: &str) -> Diagnostic {
+    Diagnostic::warning(Code::VersionFromConformanceVersion, load::MANIFEST, warning)
+}
+
+fn case_mismatch(section: &str, id: &str, mismatch: impl std::fmt::Display) -> Diagnostic {
+    Diagnostic::error(
+        validate::Code::ExpectationMismatch,
+        load::MANIFEST,
+        format!("case {section}/{id} did not pass: it {mismatch}"),
+    )
+    .help(
+        "correct the expectation (or, if the model is wrong, the reference evaluator) so that \
+         both agree with the spec",
+    )
+}
+
+/// `message`: what the evaluator found malformed in the case.
+fn case_malformed(section: &str, id: &str, message: &str) -> Diagnostic {
+    Diagnostic::error(
+        validate::Code::CaseShape,
+        load::MANIFEST,
+        format!("case {section}/{id} could not be evaluated: {message}"),
+    )
+    .help("give the case the fields its section's runner reads")
+}
+
+fn case_without_rule(section: &str, id: &str) -> Diagnostic {
+    Diagnostic::error(
+        validate::Code::NoReferenceRule,
+        load::MANIFEST,
+        format!("case {section}/{id}: the reference evaluator has no rule for its section"),
+    )
+    .help("use a bqsuite that knows the section, or add the rule to the reference evaluator")
+}
+
+/// `verdict`: the case's verdict, in its words.
+fn case_not_passing(section: &str, id: &str, verdict: impl std::fmt::Display) -> Diagnostic {
+    Diagnostic::error(
+        Code::CaseNotPassing,
+        load::MANIFEST,
+        format!("case {section}/{id} did not pass: {verdict}"),
+    )
 }
