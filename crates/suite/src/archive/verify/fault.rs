@@ -5,7 +5,6 @@
 use std::fmt;
 use std::io;
 
-use super::codes::Code;
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_core::error::Error;
 
@@ -19,21 +18,6 @@ pub enum Fault {
 }
 
 impl Fault {
-    /// A refusal with `code`, about `entry`.
-    pub fn refuse(code: Code, entry: impl Into<String>, message: impl Into<String>) -> Self {
-        Fault::Refused(Box::new(Diagnostic::error(code, entry, message)))
-    }
-
-    /// A refusal with `code` and a help line.
-    pub fn refuse_help(
-        code: Code,
-        entry: impl Into<String>,
-        message: impl Into<String>,
-        help: impl Into<String>,
-    ) -> Self {
-        Fault::Refused(Box::new(Diagnostic::error(code, entry, message).help(help)))
-    }
-
     /// Wraps the fault into an `io::Error`, so it can travel through `Read` implementations and
     /// be recovered intact by [`Fault::from_io`].
     pub fn into_io(self) -> io::Error {

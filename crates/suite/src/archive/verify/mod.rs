@@ -89,7 +89,12 @@ mod tests {
 
     #[test]
     fn fault_survives_io_error() {
-        let e = Fault::refuse(Code::ArchiveCorrupt, "x", "m").into_io();
+        let e = Fault::from(bqsuite_core::diag::Diagnostic::error(
+            Code::ArchiveCorrupt,
+            "x",
+            "m",
+        ))
+        .into_io();
         let back = Fault::from_io(e, |_| panic!("lost"));
         assert_eq!(back.diagnostic().unwrap().code.as_str(), "archive-corrupt");
         let plain = io::Error::other("plain");
