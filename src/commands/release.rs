@@ -16,7 +16,8 @@
 //!   number of threads).
 //!
 //! A release is refused (exit 1, nothing written) when the suite does not validate, holds a link,
-//! a special or a hidden file, has a `-pre` version without `--allow-pre`, has no LICENSE, or
+//! a special or a hidden file, has a `-pre` version without `--allow-pre`, has no licence of its
+//! own (`LICENSE` in the suite directory, or `LICENSE-<name>` beside it: see [`read_license`]), or
 //! when `--tag` is not `v` + CONFORMANCE_VERSION. Both outputs are written to temporary files and
 //! renamed into place only once both are complete; a refused release removes its temporary file
 //! (and the output directory, if it created it).
@@ -293,17 +294,18 @@ fn check_version(
     Some(text.to_string())
 }
 
-/// Reads LICENSE from the suite directory, else from its parent. `None` (with a finding) when
-/// neither has a usable one.
+/// Reads the suite's own licence: `LICENSE` in the suite directory, else `LICENSE-<name>` beside
+/// it, `<name>` being the suite directory's name (`LICENSE-suite` for `suite/`). Never the
+/// parent's plain `LICENSE`: beside a suite that is the repository's (the tool's) licence, not the
+/// suite data's. `None` (with a finding) when neither is usable.
 fn read_license(suite_dir: &Path, findings: &mut Vec<Diagnostic>) -> Result<Option<Vec<u8>>> {
-    let parent = fs::canonicalize(suite_dir)
-        .map_err(|e| Error::io("resolve", suite_dir, e))?
-        .parent()
-        .map(Path::to_path_buf);
+    let resolved = fs::canonicalize(suite_dir).map_err(|e| Error::io("resolve", suite_dir, e))?;
     let mut candidates = vec![(suite_dir.join(LICENSE_FILE), LICENSE_FILE.to_string())];
-    if let Some(parent) = parent {
-        candidates.push((parent.join(LICENSE_FILE), format!("../{LICENSE_FILE}")));
+    if let (Some(parent), Some(name)) = (resolved.parent(), resolved.file_name()) {
+        let beside = format!("{LICENSE_FILE}-{}", name.to_string_lossy());
+        candidates.push((parent.join(&beside), format!("../{beside}")));
     }
+    let names: Vec<String> = candidates.iter().map(|(_, shown)| shown.clone()).collect();
     for (path, shown) in candidates {
         let meta = match fs::symlink_metadata(&path) {
             Ok(m) => m,
@@ -333,7 +335,7 @@ fn read_license(suite_dir: &Path, findings: &mut Vec<Diagnostic>) -> Result<Opti
         }
         return Ok(Some(bytes));
     }
-    findings.push(missing_license());
+    findings.push(missing_license(&names));
     Ok(None)
 }
 
@@ -462,16 +464,29 @@ fn license_too_large(shown: &str) -> Diagnostic {
     .help(LICENSE_HELP)
 }
 
-const LICENSE_HELP: &str = "make LICENSE a regular file (in the suite directory or its parent)";
+const LICENSE_HELP: &str = "make the suite's licence a regular file (LICENSE in the suite directory, or LICENSE-<suite \
+     directory name> beside it)";
 
-/// Neither the suite directory nor its parent has a LICENSE.
-fn missing_license() -> Diagnostic {
+/// Neither place a suite's licence may be (`looked`, as shown) holds one.
+fn missing_license(looked: &[String]) -> Diagnostic {
+    let beside = looked.get(1).map_or("", String::as_str);
     Diagnostic::error(
         Code::MissingLicense,
         LICENSE_FILE,
-        "no LICENSE in the suite directory or its parent; a release must carry its license",
+        format!(
+            "the suite has no licence of its own: neither {} exists; a release must carry the \
+             suite's licence (the repository's LICENSE is the tool's, not the suite's)",
+            looked.join(" nor ")
+        ),
     )
-    .help("add the license text as LICENSE next to manifest.json or one directory above")
+    .help(format!(
+        "add the suite data's licence text as LICENSE in the suite directory{}",
+        if beside.is_empty() {
+            String::new()
+        } else {
+            format!(", or as {} beside it", beside.trim_start_matches("../"))
+        }
+    ))
 }
 
 /// The file `rel` changed while the release was being built.

@@ -121,7 +121,7 @@ fn expected(s: &kit::SuiteCopy) -> BTreeMap<String, Vec<u8>> {
         .collect();
     want.insert(
         "LICENSE".into(),
-        fs::read(s.dir.path().join("LICENSE")).unwrap(),
+        fs::read(s.dir.path().join(kit::SUITE_LICENSE)).unwrap(),
     );
     want
 }
@@ -265,7 +265,7 @@ fn every_single_byte_change_of_a_real_asset_is_refused_or_changes_nothing() {
     let work = tempfile::tempdir().unwrap();
     let suite = work.path().join("suite");
     kit::copy_tree(&real_release("1.4.0"), &suite);
-    fs::copy(kit::repo_license(), work.path().join("LICENSE")).unwrap();
+    fs::copy(kit::suite_license(), work.path().join(kit::SUITE_LICENSE)).unwrap();
     let asset = release(&suite, &work.path().join("dist"));
     let tried = single_byte_changes_are_refused_or_change_nothing(&asset, "1.4.0", |_| true);
     assert_eq!(tried, asset.len());

@@ -445,6 +445,10 @@ pub enum Command {
         proposal: Option<PathBuf>,
     },
     /// Build the reproducible release asset (tarball) and SHA256SUMS.
+    ///
+    /// The asset carries the suite's own licence as LICENSE: the suite directory's LICENSE, else
+    /// LICENSE-<name> beside it, <name> being the suite directory's name (LICENSE-suite for
+    /// suite/). The repository's own LICENSE (the tool's) is never packed.
     Release {
         /// The suite directory [default: suite, in the current directory].
         #[arg(value_name = "SUITE")]

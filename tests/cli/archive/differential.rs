@@ -310,7 +310,7 @@ fn the_real_release_reads_the_same_everywhere() {
     assert_eq!(expected.len(), 61, "{:?}", expected.keys());
     expected.insert(
         "LICENSE".to_string(),
-        std::fs::read(kit::repo_license()).unwrap(),
+        std::fs::read(kit::suite_license()).unwrap(),
     );
     assert_eq!(
         files.keys().collect::<Vec<_>>(),

@@ -87,7 +87,7 @@ impl World {
         let conformance = world.conformance();
         copy_tree(&suite, &conformance.join("suite"));
         copy_tree(&root().join("proposal"), &conformance.join("proposal"));
-        for file in ["sync-targets.txt", "LICENSE"] {
+        for file in ["sync-targets.txt", "LICENSE", "LICENSE-suite"] {
             fs::copy(root().join(file), conformance.join(file)).unwrap();
         }
         for target in real_targets() {

@@ -11,8 +11,16 @@ pub fn bundled_suite() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("suite")
 }
 
-/// The repository's LICENSE (a release input).
-pub fn repo_license() -> PathBuf {
+/// The suite's own licence, beside `suite/` (what a release of it carries as LICENSE).
+pub fn suite_license() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(SUITE_LICENSE)
+}
+
+/// The name of the bundled suite's licence file, beside `suite/`.
+pub const SUITE_LICENSE: &str = "LICENSE-suite";
+
+/// The repository's LICENSE: the tool's, never packed into a suite's release.
+pub fn tool_license() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("LICENSE")
 }
 
@@ -40,7 +48,7 @@ impl SuiteCopy {
     pub fn new() -> Self {
         let dir = tempfile::tempdir().unwrap();
         copy_tree(&bundled_suite(), &dir.path().join("suite"));
-        fs::copy(repo_license(), dir.path().join("LICENSE")).unwrap();
+        fs::copy(suite_license(), dir.path().join(SUITE_LICENSE)).unwrap();
         SuiteCopy { dir }
     }
 

@@ -222,7 +222,7 @@ fn identical_bytes_from_differently_made_copies() {
 
     let b = tempfile::tempdir().unwrap();
     let suite_b = b.path().join("checkout").join("suite");
-    scrambled_copy(&bundled_suite(), &suite_b, &repo_license());
+    scrambled_copy(&bundled_suite(), &suite_b, &suite_license());
     let out_b = tempfile::tempdir().unwrap();
     // Run under umask 077, from another working directory.
     let o = run(Command::new("sh")
@@ -344,7 +344,7 @@ fn unpacked_tree_is_the_vendored_set_plus_license_and_nothing_else() {
     let root = unpack.path().join(root_name(&bundled_version()));
     let got = files(&root);
     fs::remove_dir_all(s.file("fixtures/empty")).unwrap();
-    let want = expected_files(&s.path(), &s.dir.path().join("LICENSE"));
+    let want = expected_files(&s.path(), &s.dir.path().join(SUITE_LICENSE));
     assert_eq!(
         got.keys().collect::<Vec<_>>(),
         want.keys().collect::<Vec<_>>()
@@ -389,7 +389,7 @@ fn tar_stream_is_what_gnu_tar_ustar_writes() {
     let stage = tempfile::tempdir().unwrap();
     let root = stage.path().join(root_name(&v));
     fs::create_dir_all(&root).unwrap();
-    for (rel, bytes) in expected_files(&s.path(), &s.dir.path().join("LICENSE")) {
+    for (rel, bytes) in expected_files(&s.path(), &s.dir.path().join(SUITE_LICENSE)) {
         let path = root.join(rel);
         fs::create_dir_all(path.parent().unwrap()).unwrap();
         fs::write(path, bytes).unwrap();
@@ -504,10 +504,69 @@ fn hidden_file_in_fixtures_is_refused() {
 
 #[test]
 fn missing_license_is_refused() {
-    // Neither the suite nor its parent directory has a LICENSE.
+    // Neither the suite directory's LICENSE nor LICENSE-suite beside it.
     let s = SuiteCopy::new();
-    fs::remove_file(s.dir.path().join("LICENSE")).unwrap();
+    fs::remove_file(s.dir.path().join(SUITE_LICENSE)).unwrap();
     assert_refused(&s.path(), &[], "missing-license");
+}
+
+/// The LICENSE in an unpacked asset of `suite`.
+fn packed_license(suite: &Path) -> Vec<u8> {
+    let out = tempfile::tempdir().unwrap();
+    release_ok(suite, out.path());
+    let unpack = tempfile::tempdir().unwrap();
+    run(Command::new("tar")
+        .arg("-xzf")
+        .arg(out.path().join(asset_name(&bundled_version())))
+        .arg("-C")
+        .arg(unpack.path()));
+    fs::read(
+        unpack
+            .path()
+            .join(root_name(&bundled_version()))
+            .join("LICENSE"),
+    )
+    .unwrap()
+}
+
+#[test]
+fn the_bundled_suites_asset_carries_the_suites_licence_as_the_real_releases_do() {
+    // Released from the repository itself: suite/ with LICENSE-suite and the tool's LICENSE beside.
+    let license = packed_license(Path::new("suite"));
+    assert_eq!(license, fs::read(suite_license()).unwrap());
+    assert_ne!(license, fs::read(tool_license()).unwrap());
+    // The licence the published assets carry (the babelqueue package's).
+    let real = data("real-releases/LICENSE-babelqueue-python");
+    assert_eq!(license, fs::read(real).unwrap());
+}
+
+#[test]
+fn the_tools_licence_beside_a_suite_is_never_packed() {
+    let s = SuiteCopy::new();
+    fs::remove_file(s.dir.path().join(SUITE_LICENSE)).unwrap();
+    fs::copy(tool_license(), s.dir.path().join("LICENSE")).unwrap();
+    assert_refused(&s.path(), &[], "missing-license");
+    let out = tempfile::tempdir().unwrap();
+    let o = release_with(&[p(&s.path()), "--out", p(out.path())], None);
+    let text = stdout(&o);
+    assert!(
+        text.contains("neither LICENSE nor ../LICENSE-suite exists"),
+        "{text}"
+    );
+    assert!(text.contains("or as LICENSE-suite beside it"), "{text}");
+}
+
+#[test]
+fn a_suite_directory_of_another_name_takes_its_licence_from_beside_it() {
+    let s = SuiteCopy::new();
+    let other = s.dir.path().join("sbp");
+    fs::rename(s.path(), &other).unwrap();
+    fs::write(
+        s.dir.path().join("LICENSE-sbp"),
+        "the sbp suite's licence\n",
+    )
+    .unwrap();
+    assert_eq!(packed_license(&other), b"the sbp suite's licence\n");
 }
 
 #[test]

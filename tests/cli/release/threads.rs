@@ -109,7 +109,7 @@ fn single_stream(tar: &[u8]) -> Vec<u8> {
 #[test]
 fn every_real_release_is_the_single_stream_it_always_was() {
     let real = data("real-releases");
-    let license = fs::read(repo_license()).unwrap();
+    let license = fs::read(suite_license()).unwrap();
     let mut seen = 0;
     for entry in fs::read_dir(&real).unwrap() {
         let dir = entry.unwrap().path();
