@@ -453,7 +453,8 @@ pub enum Command {
         /// The suite directory [default: suite, in the current directory].
         #[arg(value_name = "SUITE")]
         suite: Option<PathBuf>,
-        /// The output directory.
+        /// The output directory; a SHA256SUMS already there gets the asset's line and keeps the
+        /// others.
         #[arg(long, default_value = "dist")]
         out: PathBuf,
         /// The tag being released (vX.Y.Z); must equal v + CONFORMANCE_VERSION.

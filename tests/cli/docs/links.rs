@@ -347,9 +347,14 @@ fn readme_is_a_short_entry_point() {
 
 /// The README's first code block: its commands, without comments.
 fn readme_setup_commands() -> Vec<String> {
-    let readme = fs::read_to_string(root().join("README.md")).unwrap();
-    let mut lines = readme.lines().skip_while(|l| !l.starts_with("```"));
-    let open = lines.next().expect("README.md has a code block");
+    setup_commands("README.md")
+}
+
+/// The first code block of the page `rel`: its commands, without comments.
+fn setup_commands(rel: &str) -> Vec<String> {
+    let page = fs::read_to_string(root().join(rel)).unwrap();
+    let mut lines = page.lines().skip_while(|l| !l.starts_with("```"));
+    let open = lines.next().expect("the page has a code block");
     assert!(open.starts_with("```"), "{open}");
     lines
         .take_while(|l| !l.starts_with("```"))
@@ -363,7 +368,7 @@ fn readme_opens_with_the_main_job_and_the_ci_test_command() {
     let readme = fs::read_to_string(root().join("README.md")).unwrap();
     let first_content = readme
         .lines()
-        .find(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .find(|l| !l.trim().is_empty() && !l.starts_with('#') && !l.starts_with("<!--"))
         .unwrap();
     assert!(
         first_content.starts_with("```"),
@@ -393,4 +398,41 @@ fn readme_opens_with_the_main_job_and_the_ci_test_command() {
         commands[1], ci_command,
         "README.md's test command must be exactly the one .ci/run runs"
     );
+}
+
+/// The Rust version the workspace declares (`rust-version` in Cargo.toml).
+fn declared_rust_version() -> String {
+    let manifest = fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    let line = manifest
+        .lines()
+        .find(|l| l.starts_with("rust-version"))
+        .expect("Cargo.toml declares a rust-version");
+    line.split('"').nth(1).unwrap().to_string()
+}
+
+#[test]
+fn contributing_sets_up_as_the_readme_does() {
+    assert_eq!(
+        setup_commands("CONTRIBUTING.md"),
+        readme_setup_commands(),
+        "CONTRIBUTING.md's set-up commands must be the README's"
+    );
+    let rust = format!("{} or newer", declared_rust_version());
+    for page in ["README.md", "CONTRIBUTING.md"] {
+        let text = fs::read_to_string(root().join(page))
+            .unwrap()
+            .replace('\n', " ");
+        assert!(
+            text.contains(&rust),
+            "{page} must say the toolchain is Rust {rust}"
+        );
+        assert!(
+            text.contains("a C compiler"),
+            "{page} must say a C compiler is needed"
+        );
+        assert!(
+            text.contains("tests/tools.sh"),
+            "{page} must name tests/tools.sh"
+        );
+    }
 }

@@ -4,3 +4,4 @@
 mod examples;
 mod links;
 mod reference;
+mod shell;

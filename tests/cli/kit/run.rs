@@ -139,22 +139,30 @@ pub fn run_in(cwd: &Path, args: &[impl AsRef<OsStr>], env: &[(&str, &str)]) -> O
 }
 
 /// Runs a command line as a user pastes it into a POSIX shell in `cwd`, with the built `bqsuite`
-/// first on PATH and no `BQ_CONFORMANCE_BASE_URL` (the command must carry what it needs).
+/// first on PATH and without the ambient environment of [`AMBIENT_ENV`] (so no
+/// `BQ_CONFORMANCE_BASE_URL`: the command must carry what it needs).
 pub fn paste(cwd: &Path, command_line: &str) -> Output {
+    shell_in(cwd, command_line, &[])
+}
+
+/// [`paste`], with options for `sh` (`-e`: stop at the first failing command).
+pub fn shell_in(cwd: &Path, script: &str, sh_options: &[&str]) -> Output {
     let bin = Path::new(env!("CARGO_BIN_EXE_bqsuite")).parent().unwrap();
     let path = format!(
         "{}:{}",
         bin.display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    Command::new("sh")
+    let mut cmd = Command::new("sh");
+    cmd.args(sh_options)
         .arg("-c")
-        .arg(command_line)
+        .arg(script)
         .current_dir(cwd)
-        .env("PATH", path)
-        .env_remove("BQ_CONFORMANCE_BASE_URL")
-        .output()
-        .expect("run sh")
+        .env("PATH", path);
+    for name in AMBIENT_ENV {
+        cmd.env_remove(name);
+    }
+    cmd.output().expect("run sh")
 }
 
 /// The command between the backticks of a report's line starting with `fix: `.

@@ -19,11 +19,6 @@ pub fn suite_license() -> PathBuf {
 /// The name of the bundled suite's licence file, beside `suite/`.
 pub const SUITE_LICENSE: &str = "LICENSE-suite";
 
-/// The repository's LICENSE: the tool's, never packed into a suite's release.
-pub fn tool_license() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("LICENSE")
-}
-
 /// Copies a directory tree (regular files and directories only).
 pub fn copy_tree(from: &Path, to: &Path) {
     fs::create_dir_all(to).unwrap();

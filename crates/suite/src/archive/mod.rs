@@ -63,12 +63,8 @@ pub enum SumsEntry {
 pub fn sums_lookup(sums: &str, file_name: &str) -> SumsEntry {
     let mut hashes: Vec<String> = sums
         .lines()
-        .filter_map(|line| {
-            let (hash, rest) = line.split_once(' ')?;
-            let name = rest.strip_prefix(' ').or_else(|| rest.strip_prefix('*'))?;
-            (name == file_name && hash.len() == 64 && hash.bytes().all(|b| b.is_ascii_hexdigit()))
-                .then(|| hash.to_ascii_lowercase())
-        })
+        .filter(|line| sums_line_name(line) == Some(file_name))
+        .map(|line| line[..64].to_ascii_lowercase())
         .collect();
     hashes.dedup();
     let mut distinct = hashes.clone();
@@ -81,6 +77,45 @@ pub fn sums_lookup(sums: &str, file_name: &str) -> SumsEntry {
     }
 }
 
+/// One well-formed `sha256sum` line: its file name, or `None` when the line is not one
+/// (`<64 hex digits>`, then two spaces or ` *`, then a name).
+fn sums_line_name(line: &str) -> Option<&str> {
+    let (hash, rest) = line.split_once(' ')?;
+    let name = rest.strip_prefix(' ').or_else(|| rest.strip_prefix('*'))?;
+    let well_formed = hash.len() == 64
+        && hash.bytes().all(|b| b.is_ascii_hexdigit())
+        && !name.is_empty()
+        && !name.chars().any(char::is_control);
+    well_formed.then_some(name)
+}
+
+/// The first line (1-based) of a SHA256SUMS text that is neither blank nor a `sha256sum` line.
+pub fn sums_bad_line(text: &str) -> Option<usize> {
+    text.split('\n')
+        .position(|line| !line.is_empty() && sums_line_name(line).is_none())
+        .map(|index| index + 1)
+}
+
+/// `existing` (a SHA256SUMS text) with `file_name`'s line set to `sha256`: the lines of every
+/// other file are kept as they are, a line already naming `file_name` is replaced, and the lines
+/// are ordered by file name. Blank lines are dropped. `Err(n)`: line `n` (1-based) is not a
+/// `sha256sum` line, so merging into it could lose or garble what it says.
+pub fn sums_with(existing: &str, sha256: &str, file_name: &str) -> Result<String, usize> {
+    let mut lines: Vec<(String, String)> = Vec::new();
+    for (index, line) in existing.split('\n').enumerate() {
+        if line.is_empty() {
+            continue;
+        }
+        let name = sums_line_name(line).ok_or(index + 1)?;
+        if name != file_name {
+            lines.push((name.to_string(), format!("{line}\n")));
+        }
+    }
+    lines.push((file_name.to_string(), sums_line(sha256, file_name)));
+    lines.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(lines.into_iter().map(|(_, line)| line).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -88,6 +123,40 @@ mod tests {
     #[test]
     fn names() {
         assert_eq!(asset_name("1.5.0"), "babelqueue-conformance-1.5.0.tar.gz");
+    }
+
+    #[test]
+    fn sums_with_keeps_the_other_files_and_replaces_its_own() {
+        let a = "a".repeat(64);
+        let b = "b".repeat(64);
+        let c = "c".repeat(64);
+        let existing = format!("{b}  z-1.8.0.tar.gz\n{a} *y-1.7.0.tar.gz\n\n{a}  x-1.9.0.tar.gz\n");
+        let merged = sums_with(&existing, &c, "x-1.9.0.tar.gz").unwrap();
+        assert_eq!(
+            merged,
+            format!("{c}  x-1.9.0.tar.gz\n{a} *y-1.7.0.tar.gz\n{b}  z-1.8.0.tar.gz\n")
+        );
+        assert_eq!(sums_with("", &c, "x").unwrap(), sums_line(&c, "x"));
+        assert_eq!(sums_bad_line(&existing), None);
+        assert_eq!(
+            sums_lookup(&merged, "x-1.9.0.tar.gz"),
+            SumsEntry::Hash(c.clone())
+        );
+    }
+
+    #[test]
+    fn sums_with_refuses_a_line_that_is_not_a_checksum() {
+        let a = "a".repeat(64);
+        for bad in [
+            format!("{a}  one\nnot a checksum line\n"),
+            format!("{a}  one\n{}  short\n", "a".repeat(63)),
+            format!("{a}  one\n{a}  \n"),
+            format!("{a}  one\n{a}  two\r\n"),
+            format!("{a}  one\n{a} two\n"),
+        ] {
+            assert_eq!(sums_with(&bad, &a, "x"), Err(2), "{bad:?}");
+            assert_eq!(sums_bad_line(&bad), Some(2), "{bad:?}");
+        }
     }
 
     #[test]

@@ -40,6 +40,8 @@ use bqsuite_suite::release::pack::{Package, Staged, TreeWriter};
 use bqsuite_suite::release::tree::Entry;
 use bqsuite_suite::release::{COMPRESSION_LEVEL, gzip, tree, ustar};
 
+mod sums;
+
 bqsuite_core::finding_codes! {
     /// The findings of `release` of its own (the tree's are the loader's).
     pub enum Code {
@@ -91,6 +93,8 @@ pub fn release(options: &Options) -> Result<Report> {
     let mtime = mtime_from(std::env::var_os(SOURCE_DATE_EPOCH))?;
     let threads = bqsuite_core::threads::threads()?;
     check_out_dir(&options.out)?;
+    let sums_path = options.out.join(SUMS_FILE);
+    let other_sums = sums::existing(&sums_path)?;
     let root = options.suite.as_path();
     let meta = fs::metadata(root).map_err(|e| Error::io("read suite directory", root, e))?;
     if !meta.is_dir() {
@@ -171,8 +175,7 @@ pub fn release(options: &Options) -> Result<Report> {
         packed.ok_or_else(|| Error::Usage("internal error: nothing was packaged".into()))?;
 
     let asset_path = options.out.join(&asset.file_name);
-    let sums_path = options.out.join(SUMS_FILE);
-    let sums = archive::sums_line(&asset.sha256, &asset.file_name);
+    let sums = sums::with_asset(&other_sums, &asset.sha256, &asset.file_name);
     publish(&asset, &asset_path, &sums_path, sums.as_bytes())?;
 
     report.summary = vec![
