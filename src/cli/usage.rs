@@ -4,6 +4,7 @@
 use std::ffi::OsString;
 use std::io;
 
+use bqsuite::commands::fetch::update;
 use bqsuite::commands::release;
 use bqsuite_core::error::Kind;
 use bqsuite_core::{Error, diag, error, github, shell};
@@ -119,6 +120,9 @@ pub fn retry_help(command: &Command, e: &Error, args: &[OsString]) -> Option<Str
             shell_word(&fetch.dest.clone().into_os_string())
         ));
     }
+    if let Some(help) = occupied_dest_help(fetch, e) {
+        return Some(help);
+    }
     if !matches!(e.kind(), Kind::Network | Kind::NotReleased) {
         return None;
     }
@@ -134,6 +138,28 @@ pub fn retry_help(command: &Command, e: &Error, args: &[OsString]) -> Option<Str
         "{what}: `{base}='https://mirror.example/conformance/v{{version}}' bqsuite {}` \
          ({base} takes http://, https:// or file:/// URLs; `{{version}}` is replaced)",
         words.join(" ")
+    ))
+}
+
+/// For a plain fetch refused because DEST is a directory that holds something: the two commands
+/// that work on a vendored copy there, with this run's version, DEST, mirror and pin.
+fn occupied_dest_help(fetch: &FetchArgs, e: &Error) -> Option<String> {
+    let dest = &fetch.dest;
+    let occupied = std::fs::symlink_metadata(dest).is_ok_and(|m| m.is_dir())
+        && std::fs::read_dir(dest).is_ok_and(|mut entries| entries.next().is_some());
+    let about_dest = e.path().as_deref() == Some(&*dest.display().to_string());
+    if fetch.check || fetch.update || e.kind() != Kind::BadPath || !about_dest || !occupied {
+        return None;
+    }
+    let base = std::env::var(error::BASE_URL_ENV)
+        .ok()
+        .filter(|s| !s.is_empty());
+    let (version, sha256) = (fetch.version.as_str(), fetch.sha256.as_deref());
+    let check = update::check_command(version, dest, base.as_deref(), sha256);
+    let update = update::command(version, dest, base.as_deref(), sha256);
+    Some(format!(
+        "to compare the vendored copy there with release {version}: `{check}`; to re-vendor it \
+         from the release (the SDK's own files are kept): `{update}`"
     ))
 }
 
