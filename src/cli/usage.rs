@@ -88,7 +88,18 @@ pub fn require_suite(command: &Command, args: &[OsString]) -> Result<(), Error> 
         _ => "",
     };
     let mut retry: Vec<String> = args.iter().skip(1).map(shell_word).collect();
-    retry.push(format!("{option}path/to/suite"));
+    let advice = match vendored_copy_here() {
+        Some(copy) => {
+            retry.push(format!("{option}{}", shell::quote(&copy)));
+            format!(
+                "this looks like an SDK repository, with its vendored copy in {copy}; pass that"
+            )
+        }
+        None => {
+            retry.push(format!("{option}path/to/suite"));
+            "run bqsuite from the repository root, or pass the suite's directory".to_string()
+        }
+    };
     Err(Error::io(
         "find the suite directory",
         suite,
@@ -96,12 +107,38 @@ pub fn require_suite(command: &Command, args: &[OsString]) -> Result<(), Error> 
             io::ErrorKind::NotFound,
             format!(
                 "there is no `suite` directory in {cwd} (SUITE defaults to ./suite in the current \
-                 directory); run bqsuite from the repository root, or pass the suite's directory: \
-                 `bqsuite {}`",
+                 directory); {advice}: `bqsuite {}`",
                 retry.join(" ")
             ),
         ),
     ))
+}
+
+/// Where SDK repositories vendor the suite (`sync-targets.txt`), relative to their root; .NET
+/// repositories keep it one level deeper, in `tests/<project>/conformance`.
+const VENDORED_AT: [&str; 4] = [
+    "tests/conformance",
+    "test/conformance",
+    "testdata/conformance",
+    "src/test/resources/conformance",
+];
+
+/// The vendored copy in the current directory, when it is an SDK repository: the first of
+/// [`VENDORED_AT`], then of `tests/*/conformance` (by name), that holds a manifest.json.
+fn vendored_copy_here() -> Option<String> {
+    let mut projects: Vec<String> = std::fs::read_dir("tests")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| e.file_name().into_string().ok())
+        .map(|name| format!("tests/{name}/conformance"))
+        .collect();
+    projects.sort();
+    VENDORED_AT
+        .iter()
+        .map(|p| p.to_string())
+        .chain(projects)
+        .find(|p| std::path::Path::new(p).join("manifest.json").is_file())
 }
 
 /// For a download that failed or found no release: the same command against a mirror, with this
