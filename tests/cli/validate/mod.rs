@@ -7,6 +7,7 @@
 //! (`bundled_suite_is_sound`, `json_output_of_a_clean_suite`, `pre_release_version_is_semver`,
 //! `urn_alias_is_exempt_from_the_producer_schema`) fail.
 
+mod fields;
 mod since;
 mod streaming;
 
