@@ -23,14 +23,31 @@ pub fn validate(
     let suite = suite_or_default(suite);
     if let Some(proposal) = proposal {
         let report = proposal::validate(&suite, proposal)?;
-        return Ok(out.emit(&report, "is a sound, additive proposal"));
+        return Ok(out.emit(&report, "is sound and additive"));
     }
     let mut report = validate::validate(&suite)?;
-    if let Some(old) = since {
-        diff::since(&mut report, old, &suite)?;
-        report.sort();
-    }
-    Ok(out.emit(&report, "is a sound suite"))
+    let what = sound(&report);
+    let Some(old) = since else {
+        return Ok(out.emit(&report, &what));
+    };
+    diff::since(&mut report, old, &suite)?;
+    report.sort();
+    // One line per section added since OLD (the report's summary) rather than one note per
+    // change; `--format json` and the annotations take the whole report.
+    let mut shown = report.clone();
+    shown.diagnostics.retain(|d| !diff::is_change_note(d));
+    let human = diag::render_human_styled(&shown, &what, true);
+    Ok(out.emit_text(&report, &what, Some(&human)))
+}
+
+/// The verdict of a clean `validate`: `is sound (710 cases in 32 sections)`.
+fn sound(report: &Report) -> String {
+    let count = |key: &str| report.data[key].as_u64().unwrap_or(0) as usize;
+    format!(
+        "is sound ({} in {})",
+        diag::count(count("cases"), "case", "cases"),
+        diag::count(count("sections"), "section", "sections")
+    )
 }
 
 pub fn sync(a: &SyncArgs, out: &Output) -> Result<u8, Error> {

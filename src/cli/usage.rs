@@ -4,6 +4,7 @@
 use std::ffi::OsString;
 use std::io;
 
+use bqsuite::commands::fetch::update;
 use bqsuite::commands::release;
 use bqsuite_core::error::Kind;
 use bqsuite_core::{Error, diag, error, github, shell};
@@ -87,7 +88,18 @@ pub fn require_suite(command: &Command, args: &[OsString]) -> Result<(), Error> 
         _ => "",
     };
     let mut retry: Vec<String> = args.iter().skip(1).map(shell_word).collect();
-    retry.push(format!("{option}path/to/suite"));
+    let advice = match vendored_copy_here() {
+        Some(copy) => {
+            retry.push(format!("{option}{}", shell::quote(&copy)));
+            format!(
+                "this looks like an SDK repository, with its vendored copy in {copy}; pass that"
+            )
+        }
+        None => {
+            retry.push(format!("{option}path/to/suite"));
+            "run bqsuite from the repository root, or pass the suite's directory".to_string()
+        }
+    };
     Err(Error::io(
         "find the suite directory",
         suite,
@@ -95,12 +107,38 @@ pub fn require_suite(command: &Command, args: &[OsString]) -> Result<(), Error> 
             io::ErrorKind::NotFound,
             format!(
                 "there is no `suite` directory in {cwd} (SUITE defaults to ./suite in the current \
-                 directory); run bqsuite from the repository root, or pass the suite's directory: \
-                 `bqsuite {}`",
+                 directory); {advice}: `bqsuite {}`",
                 retry.join(" ")
             ),
         ),
     ))
+}
+
+/// Where SDK repositories vendor the suite (`sync-targets.txt`), relative to their root; .NET
+/// repositories keep it one level deeper, in `tests/<project>/conformance`.
+const VENDORED_AT: [&str; 4] = [
+    "tests/conformance",
+    "test/conformance",
+    "testdata/conformance",
+    "src/test/resources/conformance",
+];
+
+/// The vendored copy in the current directory, when it is an SDK repository: the first of
+/// [`VENDORED_AT`], then of `tests/*/conformance` (by name), that holds a manifest.json.
+fn vendored_copy_here() -> Option<String> {
+    let mut projects: Vec<String> = std::fs::read_dir("tests")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| e.file_name().into_string().ok())
+        .map(|name| format!("tests/{name}/conformance"))
+        .collect();
+    projects.sort();
+    VENDORED_AT
+        .iter()
+        .map(|p| p.to_string())
+        .chain(projects)
+        .find(|p| std::path::Path::new(p).join("manifest.json").is_file())
 }
 
 /// For a download that failed or found no release: the same command against a mirror, with this
@@ -119,6 +157,9 @@ pub fn retry_help(command: &Command, e: &Error, args: &[OsString]) -> Option<Str
             shell_word(&fetch.dest.clone().into_os_string())
         ));
     }
+    if let Some(help) = occupied_dest_help(fetch, e) {
+        return Some(help);
+    }
     if !matches!(e.kind(), Kind::Network | Kind::NotReleased) {
         return None;
     }
@@ -134,6 +175,28 @@ pub fn retry_help(command: &Command, e: &Error, args: &[OsString]) -> Option<Str
         "{what}: `{base}='https://mirror.example/conformance/v{{version}}' bqsuite {}` \
          ({base} takes http://, https:// or file:/// URLs; `{{version}}` is replaced)",
         words.join(" ")
+    ))
+}
+
+/// For a plain fetch refused because DEST is a directory that holds something: the two commands
+/// that work on a vendored copy there, with this run's version, DEST, mirror and pin.
+fn occupied_dest_help(fetch: &FetchArgs, e: &Error) -> Option<String> {
+    let dest = &fetch.dest;
+    let occupied = std::fs::symlink_metadata(dest).is_ok_and(|m| m.is_dir())
+        && std::fs::read_dir(dest).is_ok_and(|mut entries| entries.next().is_some());
+    let about_dest = e.path().as_deref() == Some(&*dest.display().to_string());
+    if fetch.check || fetch.update || e.kind() != Kind::BadPath || !about_dest || !occupied {
+        return None;
+    }
+    let base = std::env::var(error::BASE_URL_ENV)
+        .ok()
+        .filter(|s| !s.is_empty());
+    let (version, sha256) = (fetch.version.as_str(), fetch.sha256.as_deref());
+    let check = update::check_command(version, dest, base.as_deref(), sha256);
+    let update = update::command(version, dest, base.as_deref(), sha256);
+    Some(format!(
+        "to compare the vendored copy there with release {version}: `{check}`; to re-vendor it \
+         from the release (the SDK's own files are kept): `{update}`"
     ))
 }
 

@@ -71,7 +71,7 @@ fn counts_agree_with_their_nouns() {
     let (_dir, args) = two_copies();
     let text = run_sync(&args, &["--color", "never"], &[]);
     assert!(
-        text.contains("FAILED: 1 of 2 vendored copies drifted"),
+        text.contains("FAILED: 1 of 2 copies checked drifted"),
         "{text}"
     );
 

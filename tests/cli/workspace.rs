@@ -306,7 +306,7 @@ fn human_report_fits_a_screen_per_target_and_its_fix_works_when_pasted() {
     }
     assert!(text.contains("in workspace .."), "{text}");
     assert!(
-        text.contains("FAILED: 6 of 25 vendored copies drifted, 1 of 25 not vendored yet (3 SDK repos not in ..)"),
+        text.contains("FAILED: 6 of 22 copies checked drifted, 1 of 22 not vendored yet (3 SDK repos not in ..)"),
         "{text}"
     );
     assert!(

@@ -133,7 +133,7 @@ pub struct Diagnostic {
     /// Multi-line supporting material, e.g. a unified diff.
     pub detail: Option<String>,
     /// The finding sums up other findings of the same report (a drifted copy and its files): it
-    /// is the one annotated, and it is not counted beside them.
+    /// is the one annotated in their place. It is listed, and counted, like any other finding.
     pub summary: bool,
     /// The finding is one a summary finding stands for when its report has one (a drifted
     /// file of a copy): annotations then leave it to the summary.
@@ -290,24 +290,18 @@ impl Report {
         self.diagnostics.push(diagnostic);
     }
 
-    /// The errors: each finding once. A summary stands for findings that are counted themselves,
-    /// so it counts only when there are none (then it is the only error there is).
+    /// The error-level findings listed: every count a renderer shows (the human verdict, JSON's
+    /// `errors`, the job summary) is this one, so a count never differs from the list beside it.
     pub fn errors(&self) -> usize {
-        let (summaries, findings) = self
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity == Severity::Error)
-            .fold(
-                (0, 0),
-                |(s, f), d| if d.summary { (s + 1, f) } else { (s, f + 1) },
-            );
-        if findings == 0 { summaries } else { findings }
+        self.count(Severity::Error)
     }
 
+    /// The warning-level findings listed (see [`Report::errors`]).
     pub fn warnings(&self) -> usize {
         self.count(Severity::Warning)
     }
 
+    /// The findings of `severity` in [`Report::diagnostics`].
     pub fn count(&self, severity: Severity) -> usize {
         self.diagnostics
             .iter()

@@ -104,6 +104,26 @@ impl<'a> CaseIndex<'a> {
             })
             .max_by_key(|c| c.pointer.len())
     }
+
+    /// The cases that read the manifest value at `pointer`: the case that holds it, else every
+    /// case of the block whose parameter it is (`/section/block/...`, or `/section/...` for a
+    /// parameter of a section), in manifest order.
+    pub fn readers_of(&self, pointer: &str) -> Vec<&IndexedCase<'a>> {
+        if let Some(case) = self.case_at(pointer) {
+            return vec![case];
+        }
+        let tokens: Vec<&str> = pointer.split('/').skip(1).collect();
+        let depth = if tokens.len() >= 3 { 2 } else { 1 };
+        let block = format!("/{}", tokens[..depth.min(tokens.len())].join("/"));
+        self.cases
+            .iter()
+            .filter(|c| {
+                c.pointer
+                    .strip_prefix(block.as_str())
+                    .is_some_and(|rest| rest.starts_with('/'))
+            })
+            .collect()
+    }
 }
 
 #[cfg(test)]
@@ -124,5 +144,22 @@ mod tests {
         assert!(index.case_at("/cases/10").is_none());
         assert_eq!(index.case_at("/sqs/rec/cases/0").unwrap().id, "rec/c");
         assert!(index.case_at("/sqs/description").is_none());
+    }
+
+    #[test]
+    fn a_value_is_read_by_its_case_or_by_every_case_of_its_block() {
+        let m = json!({
+            "cases": [{ "name": "a", "file": "f" }, { "name": "b" }],
+            "sqs": {
+                "rec": { "fixture": "f", "cases": [{ "name": "c" }, { "name": "d" }] },
+                "other": { "cases": [{ "name": "e" }] }
+            }
+        });
+        let index = CaseIndex::new(&m);
+        let ids =
+            |p: &str| -> Vec<String> { index.readers_of(p).iter().map(|c| c.id.clone()).collect() };
+        assert_eq!(ids("/cases/0/file"), ["a"]);
+        assert_eq!(ids("/sqs/rec/fixture"), ["rec/c", "rec/d"]);
+        assert!(ids("").is_empty());
     }
 }

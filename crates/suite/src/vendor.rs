@@ -28,13 +28,24 @@ use bqsuite_core::fsutil;
 /// What [`apply`] changed, by path relative to the copy (`/`-separated, sorted).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Applied {
+    /// Every file written: new ones and changed ones.
     pub written: Vec<String>,
+    /// The files of `written` that the copy did not have before.
+    pub added: Vec<String>,
     pub deleted: Vec<String>,
 }
 
 impl Applied {
     pub fn is_empty(&self) -> bool {
         self.written.is_empty() && self.deleted.is_empty()
+    }
+
+    /// The files of `written` that replaced a file with other bytes.
+    pub fn changed(&self) -> Vec<&String> {
+        self.written
+            .iter()
+            .filter(|rel| self.added.binary_search(rel).is_err())
+            .collect()
     }
 }
 
@@ -185,6 +196,7 @@ pub fn apply(dir: &Path, expected: &BTreeMap<String, Vec<u8>>) -> Result<Applied
         sync_dir(dir);
     }
     applied.written.sort();
+    applied.added.sort();
     applied.deleted.sort();
     Ok(applied)
 }
@@ -223,7 +235,7 @@ fn write_one(dir: &Path, rel: &str, bytes: &[u8], applied: &mut Applied) -> Resu
             Err(_) => fs::create_dir_all(parent).map_err(|e| Error::io("create", parent, e))?,
         }
     }
-    match fs::symlink_metadata(&path) {
+    let existed = match fs::symlink_metadata(&path) {
         Ok(m) if m.is_dir() => {
             return Err(Error::bad_path(
                 &path,
@@ -231,14 +243,18 @@ fn write_one(dir: &Path, rel: &str, bytes: &[u8], applied: &mut Applied) -> Resu
             ));
         }
         _ if same_content(&path, bytes) => return Ok(()),
-        _ => {}
-    }
+        Ok(_) => true,
+        Err(_) => false,
+    };
     // A failure names the file being replaced, not its temporary sibling.
     fsutil::write_atomic(&path, bytes).map_err(|e| match e {
         Error::Io { source, .. } => Error::io("replace", &path, source),
         other => other,
     })?;
     applied.written.push(rel.to_string());
+    if !existed {
+        applied.added.push(rel.to_string());
+    }
     Ok(())
 }
 

@@ -33,7 +33,7 @@ use bqsuite_suite::classify::{self, version};
 
 pub use bqsuite_suite::classify::version::Bump;
 pub use bqsuite_suite::classify::{Change, Effect};
-pub use outcome::Outcome;
+pub use outcome::{Outcome, is_change_note};
 
 pub use codes::Code;
 
@@ -254,13 +254,18 @@ pub fn diff(options: &Options) -> Result<Report> {
 
 /// `validate --since OLD` on the report of `validate NEW`: repoints each duplicate case id at the
 /// case that was added since OLD ([`repoint_duplicates`]), then adds the version-rule findings
-/// ([`since_findings`]).
+/// ([`since_findings`]) and the lines that sum the changes up ([`Outcome::since_lines`]).
 pub fn since(report: &mut Report, old: &Path, new: &Path) -> Result<()> {
     let (findings, outcome) = since_outcome(old, new)?;
     if let (Ok(old_suite), Ok(new_suite)) = (source::load_side(old), load::load(new)) {
         repoint_duplicates(&mut report.diagnostics, &old_suite, &new_suite);
     }
     report.diagnostics.extend(findings);
+    if let Some(o) = &outcome {
+        report
+            .summary
+            .extend(o.since_lines(&old.display().to_string()));
+    }
     if report.data.is_object() {
         // `null` when the version rules could not run (NEW's manifest is broken).
         report.data["since"] = outcome.map_or(Value::Null, |o| o.json(old, new));

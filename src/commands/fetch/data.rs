@@ -49,6 +49,8 @@ impl Run<'_> {
             "files": unpacked.map(|s| s.files),
             "bytes": unpacked.map(|s| s.bytes),
             "written": applied.map(|a| &a.written).filter(|_| update),
+            "added": applied.map(|a| &a.added).filter(|_| update),
+            "changed": applied.map(Applied::changed).filter(|_| update),
             "deleted": applied.map(|a| &a.deleted).filter(|_| update),
         });
         if self.options.check {

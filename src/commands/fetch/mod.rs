@@ -501,7 +501,7 @@ fn prepare_dest(dest: &Path, created: &mut unpack::CreatedParents) -> Result<Pat
                 return Err(Error::bad_path(
                     dest,
                     "already exists and is not empty; fetch unpacks only into a new or empty \
-                     directory (use --check to compare a vendored copy)",
+                     directory",
                 ));
             }
             let absolute = fs::canonicalize(dest).map_err(|e| Error::io("resolve", dest, e))?;

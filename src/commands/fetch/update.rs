@@ -179,13 +179,20 @@ fn check_written(dir: &Path, release: &BTreeMap<String, Vec<u8>>, limits: &Limit
     }
 }
 
-/// The summary of an update that changed `dest`: what was written, and every file deleted by
-/// name (they were in the copy's vendored set but are not in the release).
+/// Files added or changed named in the summary of an update (`--format json` lists every one).
+pub const LISTED_FILES: usize = 10;
+
+/// The summary of an update that changed `dest`: how many files were added, changed and
+/// deleted, each file deleted by name (it was in the copy's vendored set but is not in the
+/// release), then the files added and changed, at most [`LISTED_FILES`] of them.
 pub fn summary(dest: &Path, version: &str, applied: &Applied) -> Vec<String> {
+    let changed = applied.changed();
     let mut lines = vec![format!(
-        "updated {} to release {version}: {} written, {} deleted; the SDK's own files were kept",
+        "updated {} to release {version}: {} added, {} changed, {} deleted; the SDK's own files \
+         were kept",
         dest.display(),
-        bqsuite_core::diag::count(applied.written.len(), "file", "files"),
+        bqsuite_core::diag::count(applied.added.len(), "file", "files"),
+        changed.len(),
         applied.deleted.len()
     )];
     for rel in &applied.deleted {
@@ -194,15 +201,50 @@ pub fn summary(dest: &Path, version: &str, applied: &Applied) -> Vec<String> {
             shell::arg(&dest.join(rel))
         ));
     }
+    let written = applied
+        .added
+        .iter()
+        .map(|rel| ("added", rel))
+        .chain(changed.into_iter().map(|rel| ("changed", rel)));
+    for (n, (what, rel)) in written.enumerate() {
+        if n == LISTED_FILES {
+            lines.push(format!(
+                "... and {} more (`--format json` lists every file: `added`, `changed`)",
+                applied.written.len() - LISTED_FILES
+            ));
+            break;
+        }
+        lines.push(format!("{what} {}", shell::arg(&dest.join(rel))));
+    }
     lines
 }
 
 /// The command that re-vendors `dir` from release `version`, as this run was given it
 /// (`BQ_CONFORMANCE_BASE_URL` and `--sha256` included, so that it works when pasted).
 pub fn command(version: &str, dir: &Path, base_url: Option<&str>, sha256: Option<&str>) -> String {
+    fetch_command("--update", version, dir, base_url, sha256)
+}
+
+/// The command that compares `dir` with release `version` ([`command`]'s twin, with `--check`).
+pub fn check_command(
+    version: &str,
+    dir: &Path,
+    base_url: Option<&str>,
+    sha256: Option<&str>,
+) -> String {
+    fetch_command("--check", version, dir, base_url, sha256)
+}
+
+fn fetch_command(
+    mode: &str,
+    version: &str,
+    dir: &Path,
+    base_url: Option<&str>,
+    sha256: Option<&str>,
+) -> String {
     let mut args = vec![
         "fetch".to_string(),
-        "--update".to_string(),
+        mode.to_string(),
         version.to_string(),
         shell::arg(dir),
     ];

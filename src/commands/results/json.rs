@@ -2,7 +2,6 @@
 //! it says about itself, its verdict, and its pass / fail / skip / missing counts per section of
 //! the suite (the matrix's cells, as numbers).
 
-use super::codes::Code;
 use serde_json::{Value, json};
 
 use super::grid::{Cell, Matrix};
@@ -27,11 +26,7 @@ pub fn files(matrix: &Matrix) -> Vec<Value> {
                     totals[key] = sum.into();
                 }
             }
-            let accepted = fc
-                .findings
-                .iter()
-                .filter(|d| d.code == Code::ResultsKnownGap)
-                .count();
+            let accepted = super::accepted_gaps(fc);
             json!({
                 "file": fc.file,
                 "sdk": fc.sdk,

@@ -150,24 +150,27 @@ pub(super) fn summary_lines(
                 )
             });
         } else {
+            // Out of the targets whose SDK repository is there: the absent ones were not checked
+            // (the notes count them).
+            let checked = total - missing;
             let mut parts = Vec::new();
             if drifted > 0 {
-                // The noun agrees with the total: "1 of 25 vendored copies drifted".
+                // The noun agrees with the count: "1 of 3 copies checked drifted".
                 parts.push(format!(
                     "{drifted} of {} drifted",
-                    diag::count(total, "vendored copy", "vendored copies")
+                    diag::count(checked, "copy checked", "copies checked")
                 ));
             }
             if fresh > 0 {
-                parts.push(format!("{fresh} of {total} not vendored yet"));
+                parts.push(format!("{fresh} of {checked} not vendored yet"));
             }
             if errors > 0 {
-                parts.push(format!("{errors} of {total} could not be checked"));
+                parts.push(format!("{errors} of {checked} could not be checked"));
             }
             if parts.is_empty() {
                 parts.push(format!(
                     "{in_sync} of {} in sync",
-                    diag::count(total, "vendored copy", "vendored copies")
+                    diag::count(checked, "copy checked", "copies checked")
                 ));
             }
             lines.push(format!("FAILED: {}{notes}", parts.join(", ")));

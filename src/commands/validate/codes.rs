@@ -18,6 +18,7 @@ bqsuite_core::finding_codes! {
         ExceptionInvalid = "exception-invalid",
         DuplicateCaseId = "duplicate-case-id",
         CaseShape = "case-shape",
+        MisspelledField = "misspelled-field",
         MissingExpect = "missing-expect",
         MissingReason = "missing-reason",
         BadFileReference = "bad-file-reference",

@@ -442,6 +442,22 @@ pub(super) fn no_reference_rule(section: &str) -> Diagnostic {
     .help("teach the evaluator the section (crates/eval/src/sections/) before adding it to the canonical suite")
 }
 
+/// A case of `section` carries `field`, which no other case of the section has and which is a
+/// typo away from `closest`, a field the case lacks.
+pub(super) fn case_field_misspelled(field: &str, closest: &str, section: &str) -> Diagnostic {
+    Diagnostic::warning(
+        Code::MisspelledField,
+        MANIFEST,
+        format!(
+            "unknown case field `{field}`: no other case of section `{section}` has it; did you \
+             mean `{closest}`?"
+        ),
+    )
+    .help(format!(
+        "rename `{field}` to `{closest}`; a field the section's runner does not read is ignored"
+    ))
+}
+
 /// `message`: what the evaluator found malformed in the case.
 pub(super) fn case_malformed(message: impl Into<String>) -> Diagnostic {
     Diagnostic::error(Code::CaseShape, MANIFEST, message)

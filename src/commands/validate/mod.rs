@@ -7,6 +7,7 @@
 
 mod codes;
 mod evaluator;
+mod fields;
 mod files;
 mod findings;
 pub mod fixtures;
@@ -124,6 +125,9 @@ pub fn validate_fed<'s, T>(
     };
     let outcomes = checked.outcomes.into_iter().map(|(_, o)| o).collect();
     let counts = evaluator::check(suite, outcomes, &mut out);
+    let mut misspelled = Vec::new();
+    fields::check(&index, &out, &mut misspelled);
+    out.append(&mut misspelled);
     locate(suite, &index, &mut out);
     let mut report = finish(suite, subject, out);
     report.summary.push(format!(

@@ -309,7 +309,9 @@ const EXAMPLES: &[Example] = &[
         name: "sync-check-json",
         cwd: Cwd::Conformance,
         args: &["sync", "--check", "--workspace", "..", "--format", "json"],
-        pipe: Some("jq '.data | .targets |= map(select(.repo == \"babelqueue-python\"))'"),
+        pipe: Some(
+            "jq '.data | .targets |= map(select(.repo == \"babelqueue-python\") | .affected_cases |= .[:2])'",
+        ),
         filter: sync_data_python_row,
         ..BASE
     },
@@ -354,6 +356,8 @@ const EXAMPLES: &[Example] = &[
             "--format",
             "json",
         ],
+        pipe: Some("jq '.data.copy.affected_cases |= .[:2]'"),
+        filter: fetch_check_first_affected,
         ..BASE
     },
     Example {

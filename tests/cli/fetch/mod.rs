@@ -1,6 +1,7 @@
 //! `bqsuite fetch`: downloading and verifying a release, `--check` of a vendored copy against it,
 //! and `--update`.
 
+mod check_report;
 mod download;
 mod old_copies;
 mod staging;

@@ -390,3 +390,104 @@ fn fetch_update_names_every_file_it_deletes() {
         "{doc:#}"
     );
 }
+
+/// `--update` names what it wrote as `sync` does: each file added, changed and deleted, in the
+/// human report (the first ten written) and in `--format json` (every one).
+#[test]
+fn fetch_update_names_the_files_it_added_changed_and_deleted() {
+    let s = Setup::new();
+    let v = bundled_version();
+    vendor_set(&bundled_suite(), &s.copy());
+    fs::write(s.copy().join("fixtures/order-created.json"), "{}").unwrap();
+    fs::remove_file(s.copy().join("fixtures/urn-alias.json")).unwrap();
+    fs::write(s.copy().join("fixtures/stray.json"), "{}").unwrap();
+    let out = s.run(&["fetch", "--update", &v, "tests/conformance"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    for line in [
+        "1 file added, 1 changed, 1 deleted;",
+        "\nadded tests/conformance/fixtures/urn-alias.json\n",
+        "\nchanged tests/conformance/fixtures/order-created.json\n",
+        "\ndeleted tests/conformance/fixtures/stray.json (not in release",
+    ] {
+        assert!(text.contains(line), "{line:?} not in:\n{text}");
+    }
+    // An old copy: every file written is in JSON, the human report names ten and counts the rest.
+    let old_copy = || {
+        fs::remove_dir_all(s.copy()).unwrap();
+        s.old_copy();
+    };
+    old_copy();
+    let text = stdout(&s.run(&["fetch", "--update", &v, "tests/conformance"]));
+    old_copy();
+    let doc = json(&s.run(&[
+        "fetch",
+        "--update",
+        &v,
+        "tests/conformance",
+        "--format",
+        "json",
+    ]));
+    let list = |key: &str| -> Vec<String> {
+        doc["data"][key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_str().unwrap().to_string())
+            .collect()
+    };
+    let (written, added, changed) = (list("written"), list("added"), list("changed"));
+    let mut both = [added.clone(), changed.clone()].concat();
+    both.sort();
+    assert_eq!(both, written);
+    assert!(written.len() > 10, "{written:?}");
+    let named = |what: &str, rels: &[String]| {
+        rels.iter()
+            .filter(|rel| text.contains(&format!("\n{what} tests/conformance/{rel}\n")))
+            .count()
+    };
+    assert_eq!(
+        named("added", &added) + named("changed", &changed),
+        10,
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("\n... and {} more (", written.len() - 10)),
+        "{text}"
+    );
+}
+
+/// A plain fetch into a directory that holds a vendored copy says what to run instead: the
+/// `--check` and `--update` of this version and DEST, which work when pasted.
+#[test]
+fn fetch_into_an_occupied_dest_names_check_and_update() {
+    let s = Setup::new();
+    let v = bundled_version();
+    vendor_set(&bundled_suite(), &s.copy());
+    let out = s.run(&["fetch", &v, "tests/conformance"]);
+    assert_eq!(code(&out), 2, "{}", stdout(&out));
+    let text = stderr(&out);
+    let commands: Vec<&str> = text.split('`').skip(1).step_by(2).collect();
+    let url = s.mirror_url();
+    assert_eq!(
+        commands,
+        [
+            format!("BQ_CONFORMANCE_BASE_URL={url} bqsuite fetch --check {v} tests/conformance"),
+            format!("BQ_CONFORMANCE_BASE_URL={url} bqsuite fetch --update {v} tests/conformance"),
+        ],
+        "{text}"
+    );
+    for command in commands {
+        let pasted = paste(&s.sdk(), command);
+        assert_eq!(code(&pasted), 0, "{command}: {}", stderr(&pasted));
+    }
+    // JSON carries the same help.
+    let doc = json(&s.run(&["fetch", &v, "tests/conformance", "--format", "json"]));
+    assert!(
+        doc["error"]["help"]
+            .as_str()
+            .unwrap()
+            .contains("fetch --update"),
+        "{doc:#}"
+    );
+}

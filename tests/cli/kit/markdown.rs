@@ -183,9 +183,30 @@ pub fn sync_data_python_row(text: &str) -> String {
     data["targets"] = Value::Array(
         rows.into_iter()
             .filter(|r| r["repo"] == "babelqueue-python")
+            .map(|mut r| {
+                first_affected_cases(&mut r);
+                r
+            })
             .collect(),
     );
     serde_json::to_string_pretty(&data).unwrap() + "\n"
+}
+
+/// The cases a drift object's `affected_cases` keeps in the docs (`affected_cases |= .[:2]` in
+/// the examples' jq filters): an edited fixture may be read by a hundred.
+const AFFECTED_SHOWN: usize = 2;
+
+fn first_affected_cases(drift: &mut Value) {
+    if let Some(cases) = drift["affected_cases"].as_array_mut() {
+        cases.truncate(AFFECTED_SHOWN);
+    }
+}
+
+/// `fetch --check --format json` with only the first cases of `data.copy.affected_cases`.
+pub fn fetch_check_first_affected(text: &str) -> String {
+    let mut doc: Value = serde_json::from_str(text).expect("one JSON document");
+    first_affected_cases(&mut doc["data"]["copy"]);
+    serde_json::to_string_pretty(&doc).unwrap() + "\n"
 }
 
 /// The heading and the first group's counts, then the verdict.

@@ -239,10 +239,33 @@ pub fn text(o: &Output) -> String {
     format!("{}{}", stdout(o), stderr(o))
 }
 
-/// Standard output as exactly one JSON document (a panic showing both streams otherwise).
+/// Standard output as exactly one JSON document (a panic showing both streams otherwise), whose
+/// counts are those of its findings ([`assert_counts`]).
 pub fn json(o: &Output) -> Value {
-    serde_json::from_str(&stdout(o))
-        .unwrap_or_else(|e| panic!("not one JSON document ({e}): {}{}", stdout(o), stderr(o)))
+    let doc = serde_json::from_str(&stdout(o))
+        .unwrap_or_else(|e| panic!("not one JSON document ({e}): {}{}", stdout(o), stderr(o)));
+    assert_counts(&doc);
+    doc
+}
+
+/// Asserts that a `--format json` document's `errors` and `warnings` are the numbers of its
+/// findings of each severity: a count never differs from the list beside it.
+pub fn assert_counts(doc: &Value) {
+    let listed = |severity: &str| {
+        doc["diagnostics"]
+            .as_array()
+            .unwrap_or_else(|| panic!("no diagnostics list: {doc:#}"))
+            .iter()
+            .filter(|d| d["severity"] == severity)
+            .count()
+    };
+    for (count, severity) in [("errors", "error"), ("warnings", "warning")] {
+        assert_eq!(
+            doc[count].as_u64(),
+            Some(listed(severity) as u64),
+            "`{count}` is not the number of findings of severity {severity}: {doc:#}"
+        );
+    }
 }
 
 /// The findings of `code` in a report.

@@ -37,8 +37,9 @@ pub fn violations(doc: &Value) -> Vec<String> {
 }
 
 /// Runs bqsuite in `cwd` with `--format json` appended; asserts the exit code, that standard
-/// output is exactly one JSON document of format_version 1 that conforms to the schema, and that
-/// `data` is null exactly when the command could not run. Returns the document.
+/// output is exactly one JSON document of format_version 1 that conforms to the schema, whose
+/// counts are those of its findings, and that `data` is null exactly when the command could not
+/// run. Returns the document.
 pub fn run(cwd: &Path, args: &[&str], env: &[(&str, &str)], exit: i32) -> Value {
     let mut all = args.to_vec();
     all.extend(["--format", "json"]);
@@ -56,6 +57,7 @@ pub fn document(out: &Output, args: &[&str], exit: i32) -> Value {
     });
     assert_eq!(code(out), exit, "{args:?}: {doc:#}\n{}", stderr(out));
     assert_eq!(doc["format_version"], 1, "{args:?}");
+    super::assert_counts(&doc);
     let wrong = violations(&doc);
     assert!(wrong.is_empty(), "{args:?}: {wrong:#?}\n{doc:#}");
     if exit == 2 {

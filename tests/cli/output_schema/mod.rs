@@ -161,6 +161,24 @@ fn validate_that_finds_a_problem_still_says_what_it_counted() {
     assert_eq!(doc["data"]["proposal"]["merged"], false);
 }
 
+/// `errors` and `warnings` are the numbers of findings of each severity listed (`run` asserts
+/// it of every document): here both are non-zero, with notes beside them.
+#[test]
+fn validate_counts_the_errors_and_warnings_it_lists() {
+    let copy = SuiteCopy::new();
+    copy.edit_manifest(|m| {
+        m["sqs"]["attempts_reconciliation"]["cases"][1]["expected_attempts"] = json!(3);
+        let case = m["cases"][0].as_object_mut().unwrap();
+        let description = case.remove("description").unwrap_or(json!("d"));
+        case.insert("descripton".into(), description);
+    });
+    let cwd = tempfile::tempdir().unwrap();
+    let doc = run(cwd.path(), &["validate", s(&copy.path())], &[], 1);
+    assert_eq!(doc["errors"], 1, "{doc:#}");
+    assert_eq!(doc["warnings"], 1, "{doc:#}");
+    assert_eq!(findings(&doc, "misspelled-field").len(), 1, "{doc:#}");
+}
+
 #[test]
 fn validate_that_cannot_run() {
     let cwd = tempfile::tempdir().unwrap();

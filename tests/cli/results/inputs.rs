@@ -97,3 +97,27 @@ fn a_fifo_or_device_is_refused_without_hanging() {
         assert!(!err.contains("os error"), "{err}");
     }
 }
+
+/// `results check` without `--suite` in an SDK repository (a vendored copy in
+/// `tests/conformance`, no `suite/`) names the copy: a command with this run's arguments and
+/// `--suite tests/conformance`, which works when pasted.
+#[test]
+fn without_a_suite_in_an_sdk_repository_the_vendored_copy_is_named() {
+    let repo = tempfile::tempdir().unwrap();
+    kit::vendor_set(
+        &kit::bundled_suite(),
+        &repo.path().join("tests/conformance"),
+    );
+    fs::copy(
+        real_results("python-1.24.0.json"),
+        repo.path().join("results.json"),
+    )
+    .unwrap();
+    let out = kit::run_in(repo.path(), &["results", "check", "results.json"], &[]);
+    assert_eq!(code(&out), 2, "{}", stdout(&out));
+    let text = stderr(&out);
+    let command = "bqsuite results check results.json --suite tests/conformance";
+    assert!(text.contains(&format!("`{command}`")), "{text}");
+    let pasted = kit::paste(repo.path(), command);
+    assert_eq!(code(&pasted), 0, "{}{}", stdout(&pasted), stderr(&pasted));
+}

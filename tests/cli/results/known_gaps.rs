@@ -170,3 +170,44 @@ fn a_core_case_or_a_malformed_gaps_file_is_refused() {
     assert!(text.contains("known-gaps-invalid"), "{text}");
     assert!(text.contains("/gaps/1"), "{text}");
 }
+
+/// The known gaps accepted are the failing cases the file accepted, not its entries: a listed
+/// case reported as a skip is not accepted (it fails), and the count says so in the human
+/// summary and in JSON, for the file and in all.
+#[test]
+fn the_count_of_accepted_gaps_is_the_failures_accepted() {
+    let (_, _, doc) = bqsuite_names(
+        "python-1.24.0-no-redis-no-otel-one-skip.json",
+        "gaps-otel-and-payload.json",
+    );
+    let accepted = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "results-known-gap")
+        .count();
+    let listed = doc["data"]["known_gaps"]["gaps"].as_u64().unwrap() as usize;
+    assert!(
+        accepted < listed,
+        "the data must hold an entry not accepted"
+    );
+    assert_eq!(doc["data"]["known_gaps"]["accepted"], accepted);
+    assert_eq!(doc["data"]["files"][0]["known_gaps_accepted"], accepted);
+    let summary: Vec<&str> = doc["summary"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    assert!(
+        summary[0].ends_with(&format!(
+            "gaps-otel-and-payload.json: {listed} known gaps listed, {accepted} accepted (failing \
+             as listed)"
+        )),
+        "{summary:?}"
+    );
+    assert!(
+        summary[1].ends_with(&format!(", {accepted} known gaps accepted")),
+        "{summary:?}"
+    );
+}

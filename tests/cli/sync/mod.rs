@@ -3,6 +3,7 @@
 mod fleet;
 mod identity;
 mod targets_file;
+mod verdict;
 
 use std::collections::BTreeMap;
 use std::fs;

@@ -50,3 +50,37 @@ fn since_points_a_duplicate_id_at_the_added_case() {
     assert_eq!(pointer, "/cases/0", "{message}");
     assert!(message.contains("released one at /cases/2"), "{message}");
 }
+
+/// `--since OLD` says what was added in one line per added section before the verdict, not one
+/// note per change; `--format json` still lists every change.
+#[test]
+fn since_prints_one_line_per_added_section() {
+    let old = crate::kit::real_release("1.0.0");
+    let args = ["validate", "suite", "--since", old.to_str().unwrap()];
+    let out = bqsuite(&args);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    let text = stdout(&out);
+    assert!(!text.contains("note[case-added]"), "{text}");
+    assert!(!text.contains("note[section-added]"), "{text}");
+    let doc = crate::kit::json(&bqsuite(&[&args[..], &["--format", "json"]].concat()));
+    let added: Vec<&str> = crate::kit::findings(&doc, "section-added")
+        .iter()
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
+    assert!(!added.is_empty(), "{doc:#}");
+    assert!(
+        !crate::kit::findings(&doc, "case-added").is_empty(),
+        "{doc:#}"
+    );
+    for message in &added {
+        let line = format!("since {}: {message}", old.display());
+        assert_eq!(
+            text.lines().filter(|l| *l == line).count(),
+            1,
+            "{line}:\n{text}"
+        );
+    }
+    // The lines come before the verdict, and the report stays short.
+    assert!(text.lines().last().unwrap().starts_with("ok: "), "{text}");
+    assert!(text.lines().count() < added.len() + 12, "{text}");
+}

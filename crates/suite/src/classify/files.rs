@@ -12,9 +12,9 @@ use crate::load::RESULTS_EXAMPLE;
 use bqsuite_core::index::CaseIndex;
 use bqsuite_core::json::{self, Kind, Node};
 
-/// The cases of `manifest` that mention the file `rel` (`section: id`, or a whole section when
-/// it is a block parameter).
-pub(super) fn users(manifest: &Value, index: &CaseIndex<'_>, rel: &str) -> Vec<String> {
+/// The pointers of every string of `manifest` that is exactly `rel` (a file's path): where the
+/// manifest names the file, in document order.
+pub(crate) fn mentions(manifest: &Value, rel: &str) -> Vec<String> {
     fn walk(value: &Value, pointer: &mut String, rel: &str, hits: &mut Vec<String>) {
         match value {
             Value::String(s) if s == rel => hits.push(pointer.clone()),
@@ -40,8 +40,14 @@ pub(super) fn users(manifest: &Value, index: &CaseIndex<'_>, rel: &str) -> Vec<S
     }
     let mut hits = Vec::new();
     walk(manifest, &mut String::new(), rel, &mut hits);
+    hits
+}
+
+/// The cases of `manifest` that mention the file `rel` (`section: id`, or a whole section when
+/// it is a block parameter).
+pub(super) fn users(manifest: &Value, index: &CaseIndex<'_>, rel: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for pointer in hits {
+    for pointer in mentions(manifest, rel) {
         let user = match index.case_at(&pointer) {
             Some(case) => format!("{}: {}", case.section, case.id),
             None => {

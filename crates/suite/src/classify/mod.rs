@@ -42,6 +42,8 @@ pub use change::{Change, Unusable, manifest_of};
 pub use codes::{Code, Effect};
 pub use show::shorten;
 
+pub(crate) use files::mentions;
+
 /// All changes from `old` to `new`, in report order: manifest metadata, then each section (NEW's
 /// order, removed sections last), then exceptions, fixtures and schemas.
 pub fn compare(old: &Suite, new: &Suite) -> Result<Vec<Change>, (bool, Unusable)> {

@@ -3,30 +3,23 @@
 //!
 //! - its differing files ([`Change`]), most important first ([`sort_files`]: manifest.json, the
 //!   version file, the schemas, then the fixtures);
-//! - its cases ([`CaseCounter`]): how many of the expected suite's cases it lacks, how many differ,
-//!   how many it has that the suite does not, and which sections it lacks. They are counted by
-//!   `bqsuite diff`'s engine ([`crate::classify::compare`]) on the two manifests, so the two
-//!   commands never disagree about what a case is or when it changed;
+//! - its cases ([`CaseCounter`], in `cases.rs`): how many of the expected suite's cases it lacks,
+//!   how many differ, how many it has that the suite does not, which sections it lacks, and which
+//!   cases read a file that differs;
 //! - the group a copy falls in ([`fingerprint`]): copies whose vendored files are the same bytes
 //!   have the same drift, and are reported once.
 //!
 //! Nothing here prints: the callers lay the lines out.
 
-use std::collections::BTreeMap;
-use std::fs;
-use std::io::Read;
-use std::path::Path;
-
 use serde_json::{Map, Value, json};
 
-use crate::Suite;
-use crate::classify;
-use crate::classify::Code as ChangeCode;
-use crate::load::{MANIFEST, MAX_FILE_BYTES, VERSION_FILE};
+use crate::load::{MANIFEST, VERSION_FILE};
 use crate::releases::{Digests, Identity};
 use bqsuite_core::diag::Diagnostic;
-use bqsuite_core::index::CaseIndex;
 use bqsuite_core::shell;
+
+mod cases;
+pub use cases::{CaseCount, CaseCounter, CaseDrift, read_manifest};
 
 bqsuite_core::finding_codes! {
     /// A vendored copy that differs from its release: the copy as a whole, and each file.
@@ -120,252 +113,6 @@ pub fn file_counts(files: &[(String, Change)]) -> String {
         .map(|(n, word)| format!("{n} {word}"))
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// The cases of one copy against the expected suite.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CaseDrift {
-    /// Cases of the expected suite the copy lacks.
-    pub missing: usize,
-    /// Cases on both sides whose content differs (their own fields or the parameters of their
-    /// block; a description alone is not a difference).
-    pub changed: usize,
-    /// Cases the copy has that the expected suite does not.
-    pub extra: usize,
-    /// How many cases the expected suite has.
-    pub expected: usize,
-    /// How many sections the expected suite has.
-    pub expected_sections: usize,
-    /// Sections of the expected suite the copy lacks, in the suite's order.
-    pub missing_sections: Vec<String>,
-}
-
-impl CaseDrift {
-    /// Nothing to report: the same cases, none changed.
-    pub fn is_clean(&self) -> bool {
-        self.missing == 0 && self.changed == 0 && self.extra == 0
-    }
-}
-
-/// What the cases of a copy are against the expected suite.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CaseCount {
-    Counted(CaseDrift),
-    /// The copy's manifest.json is not JSON (where and why): its cases cannot be read.
-    NotJson(String),
-    /// The copy's manifest is JSON but cannot be read as a suite (why).
-    NotASuite(String),
-}
-
-/// Section names shown in a line before `and N more`.
-const SHOWN_SECTIONS: usize = 5;
-
-impl CaseCount {
-    /// The one line after `cases: `: `87 of 93 missing, 1 changed, 0 extra; 9 of 12 sections
-    /// missing (roundtrip, ...)`, or why they were not counted.
-    pub fn line(&self) -> String {
-        match self {
-            CaseCount::Counted(c) if c.is_clean() && c.expected == 0 => {
-                "none on either side".to_string()
-            }
-            CaseCount::Counted(c) if c.is_clean() => format!("all {} match", c.expected),
-            CaseCount::Counted(c) => {
-                let mut text = format!(
-                    "{} of {} missing, {} changed, {} extra",
-                    c.missing, c.expected, c.changed, c.extra
-                );
-                if !c.missing_sections.is_empty() {
-                    let shown: Vec<String> = c
-                        .missing_sections
-                        .iter()
-                        .take(SHOWN_SECTIONS)
-                        .map(|s| shell::escape(s))
-                        .collect();
-                    let more = c.missing_sections.len().saturating_sub(SHOWN_SECTIONS);
-                    let tail = if more > 0 {
-                        format!(" and {more} more")
-                    } else {
-                        String::new()
-                    };
-                    text.push_str(&format!(
-                        "; {} of {} sections missing ({}{tail})",
-                        c.missing_sections.len(),
-                        c.expected_sections,
-                        shown.join(", ")
-                    ));
-                }
-                text
-            }
-            CaseCount::NotJson(why) => format!("not counted: manifest.json is not JSON ({why})"),
-            CaseCount::NotASuite(why) => format!("not counted: {why}"),
-        }
-    }
-
-    /// The JSON fields `cases` (`{missing, changed, extra, expected}` or null),
-    /// `missing_sections` (a list, or null) and `cases_not_counted` (why, or null).
-    pub fn json_fields(count: Option<&CaseCount>) -> [(&'static str, Value); 3] {
-        match count {
-            Some(CaseCount::Counted(c)) => [
-                (
-                    "cases",
-                    json!({
-                        "missing": c.missing,
-                        "changed": c.changed,
-                        "extra": c.extra,
-                        "expected": c.expected,
-                    }),
-                ),
-                ("missing_sections", json!(c.missing_sections)),
-                ("cases_not_counted", Value::Null),
-            ],
-            Some(CaseCount::NotJson(why)) => [
-                ("cases", Value::Null),
-                ("missing_sections", Value::Null),
-                (
-                    "cases_not_counted",
-                    format!("manifest.json is not JSON ({why})").into(),
-                ),
-            ],
-            Some(CaseCount::NotASuite(why)) => [
-                ("cases", Value::Null),
-                ("missing_sections", Value::Null),
-                ("cases_not_counted", why.clone().into()),
-            ],
-            None => [
-                ("cases", Value::Null),
-                ("missing_sections", Value::Null),
-                ("cases_not_counted", Value::Null),
-            ],
-        }
-    }
-}
-
-/// The manifest.json bytes of the copy in `dir` (a regular file, never through a link, at most
-/// [`MAX_FILE_BYTES`]); `Ok(None)` when it has none; `Err` says why they cannot be read.
-pub fn read_manifest(dir: &Path) -> Result<Option<Vec<u8>>, String> {
-    let path = dir.join(MANIFEST);
-    let unreadable = |e: std::io::Error| {
-        format!(
-            "manifest.json cannot be read ({})",
-            bqsuite_core::error::describe_io(&e)
-        )
-    };
-    let meta = match fs::symlink_metadata(&path) {
-        Ok(meta) => meta,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(unreadable(e)),
-    };
-    if !meta.is_file() {
-        return Err("manifest.json is not a regular file".into());
-    }
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(format!(
-            "manifest.json is larger than {MAX_FILE_BYTES} bytes"
-        ));
-    }
-    let mut bytes = Vec::new();
-    fs::File::open(&path)
-        .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
-        .map_err(unreadable)?;
-    Ok(Some(bytes))
-}
-
-/// Counts the cases of copies against one expected manifest (parsed once).
-pub struct CaseCounter {
-    expected: Result<Suite, String>,
-}
-
-/// A suite made of one manifest's bytes, as `diff` reads it.
-fn manifest_only(label: &str, bytes: &[u8]) -> Suite {
-    let files = BTreeMap::from([(MANIFEST.to_string(), bytes.to_vec())]);
-    Suite::from_files(Path::new(label), files)
-}
-
-impl CaseCounter {
-    /// A counter against the expected suite's manifest.json bytes.
-    pub fn new(expected_manifest: &[u8]) -> Self {
-        let suite = manifest_only("expected", expected_manifest);
-        let expected = match classify::manifest_of(&suite) {
-            Ok(_) => Ok(suite),
-            Err(why) => Err(format!("the expected suite's {}", why.0)),
-        };
-        CaseCounter { expected }
-    }
-
-    /// The cases of a copy whose manifest.json holds `copy_manifest` (`None`: it has none, so
-    /// it lacks every case).
-    pub fn count(&self, copy_manifest: Option<&[u8]>) -> CaseCount {
-        let expected = match &self.expected {
-            Ok(suite) => suite,
-            Err(why) => return CaseCount::NotASuite(why.clone()),
-        };
-        let copy = manifest_only("copy", copy_manifest.unwrap_or(b"{}"));
-        if let Some(Some(Err(e))) = copy.file(MANIFEST).map(|f| f.json.as_ref()) {
-            return CaseCount::NotJson(format!(
-                "line {}, column {}: {}",
-                e.pos.line,
-                e.pos.column,
-                shell::escape(&e.message)
-            ));
-        }
-        let changes = match classify::compare(&copy, expected) {
-            Ok(changes) => changes,
-            Err((_, why)) => return CaseCount::NotASuite(why.0),
-        };
-        let (mut missing, mut changed, mut extra) = (0, 0, 0);
-        let mut missing_sections = Vec::new();
-        for c in &changes {
-            match c.code {
-                ChangeCode::CaseAdded => missing += 1,
-                ChangeCode::CaseRemoved => extra += 1,
-                ChangeCode::CaseChanged | ChangeCode::CaseExtended => changed += 1,
-                ChangeCode::SectionAdded => missing_sections.extend(c.section.clone()),
-                _ => {}
-            }
-        }
-        let manifest = classify::manifest_of(expected).ok();
-        let index = manifest.map(CaseIndex::new).unwrap_or_default();
-        CaseCount::Counted(CaseDrift {
-            missing,
-            changed,
-            extra,
-            expected: index.len(),
-            expected_sections: index.sections(),
-            missing_sections,
-        })
-    }
-
-    /// The cases of the copy in `dir` whose differing files are `files`: read from its
-    /// manifest.json only when that differs (identical bytes have identical cases).
-    pub fn count_copy(&self, dir: &Path, files: &[(String, Change)]) -> CaseCount {
-        match files.iter().find(|(p, _)| p == MANIFEST).map(|(_, c)| *c) {
-            None => self.none_missing(),
-            Some(Change::Missing) => self.count(None),
-            Some(_) => match read_manifest(dir) {
-                Ok(bytes) => self.count(bytes.as_deref()),
-                Err(why) => CaseCount::NotASuite(why),
-            },
-        }
-    }
-
-    /// The cases of a copy whose manifest matches the expected one byte for byte.
-    pub fn none_missing(&self) -> CaseCount {
-        match &self.expected {
-            Ok(suite) => {
-                let manifest = classify::manifest_of(suite).ok();
-                let index = manifest.map(CaseIndex::new).unwrap_or_default();
-                CaseCount::Counted(CaseDrift {
-                    missing: 0,
-                    changed: 0,
-                    extra: 0,
-                    expected: index.len(),
-                    expected_sections: index.sections(),
-                    missing_sections: Vec::new(),
-                })
-            }
-            Err(why) => CaseCount::NotASuite(why.clone()),
-        }
-    }
 }
 
 /// What makes two copies' drift the same: the digest of every vendored file they hold (as
@@ -666,23 +413,5 @@ mod tests {
                 "fixtures/a.json"
             ]
         );
-    }
-
-    #[test]
-    fn a_manifest_that_is_not_json_or_not_a_suite_is_not_counted() {
-        let counter = CaseCounter::new(br#"{"schema_version": 1, "cases": [{"name": "a"}]}"#);
-        assert!(matches!(
-            counter.count(Some(b"not json{")),
-            CaseCount::NotJson(_)
-        ));
-        assert!(matches!(
-            counter.count(Some(b"[1]")),
-            CaseCount::NotASuite(_)
-        ));
-        let CaseCount::Counted(none) = counter.count(None) else {
-            panic!("a copy without a manifest lacks every case");
-        };
-        assert_eq!((none.missing, none.expected), (1, 1));
-        assert_eq!(none.missing_sections, ["cases"]);
     }
 }
