@@ -69,6 +69,11 @@ fn dispatch(command: &Command, out: &Output, args: &[OsString]) -> Result<u8, Er
         Command::Diff { old, new, markdown } => run::diff(old, new, markdown, out),
         Command::Eval { suite, out: file } => run::eval(suite, file.as_deref(), out),
         Command::Mutants { suite, proposal } => run::mutants(suite, proposal.as_deref(), out),
+        Command::Adopt {
+            version,
+            suite,
+            proposal,
+        } => run::adopt(version, suite, proposal, out),
         Command::Release {
             suite,
             out: dir,

@@ -4,7 +4,9 @@
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
-use bqsuite::commands::{diff, eval, fetch, mutants, proposal, release, results, sync, validate};
+use bqsuite::commands::{
+    adopt, diff, eval, fetch, mutants, proposal, release, results, sync, validate,
+};
 use bqsuite_core::diag::{self, Report};
 use bqsuite_core::{Error, error, fsutil, show};
 use bqsuite_suite::compare;
@@ -141,6 +143,31 @@ pub fn mutants(
         None => mutants::mutants(&suite)?,
     };
     Ok(out.emit(&report, "kills every mutant"))
+}
+
+/// `bqsuite adopt`: the report, then (when the proposal was adopted) the commands to run next,
+/// after the verdict in human text and as `data.next` in JSON.
+pub fn adopt(
+    version: &str,
+    suite: &Option<PathBuf>,
+    proposal: &Path,
+    out: &Output,
+) -> Result<u8, Error> {
+    let adoption = adopt::adopt(&adopt::Options {
+        version: version.to_string(),
+        suite: suite_or_default(suite),
+        proposal: proposal.to_path_buf(),
+    })?;
+    let what = format!("adopted the proposal as {}", show::text(version));
+    let mut human = diag::render_human_styled(&adoption.report, &what, true);
+    if !adoption.next.is_empty() {
+        human.push_str(&diag::paint("next:", diag::style::HELP, true));
+        human.push('\n');
+        for line in &adoption.next {
+            human.push_str(&format!("  {line}\n"));
+        }
+    }
+    Ok(out.emit_text(&adoption.report, &what, Some(&human)))
 }
 
 pub fn release(

@@ -1,6 +1,7 @@
 //! One module per subcommand. A command takes its options and returns a report (or an error
 //! that stops the run); it never prints.
 
+pub mod adopt;
 pub mod diff;
 pub mod eval;
 pub mod fetch;
@@ -17,11 +18,12 @@ use bqsuite_core::diag::Code;
 /// findings lists exactly these).
 pub fn finding_codes() -> Vec<Code> {
     use bqsuite_suite::{archive::verify, classify, drift, layout, load};
-    let lists: [Vec<Code>; 14] = [
+    let lists: [Vec<Code>; 15] = [
         validate::Code::ALL.iter().map(|c| c.code()).collect(),
         load::Code::ALL.iter().map(|c| c.code()).collect(),
         layout::Code::ALL.iter().map(|c| c.code()).collect(),
         proposal::Code::ALL.iter().map(|c| c.code()).collect(),
+        adopt::Code::ALL.iter().map(|c| c.code()).collect(),
         eval::Code::ALL.iter().map(|c| c.code()).collect(),
         mutants::Code::ALL.iter().map(|c| c.code()).collect(),
         release::Code::ALL.iter().map(|c| c.code()).collect(),

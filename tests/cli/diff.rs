@@ -7,8 +7,9 @@
 //! Nothing else in it was edited. It is a subset of the real 1.0.0 release
 //! (`tests/data/real-releases/1.0.0`), with the same descriptions.
 //!
-//! The bundled suite is the real release 1.8.0: the next minor release is 1.9.0, the next patch
-//! 1.8.1, the next major 2.0.0 (the constants below).
+//! Every change is made to a copy of the real release 1.8.0 (`tests/data/real-releases/1.8.0`,
+//! which `suite/` holds until the proposal is adopted): the next minor release is 1.9.0, the next
+//! patch 1.8.1, the next major 2.0.0 (the constants below).
 
 use std::fs;
 use std::path::Path;
@@ -17,7 +18,18 @@ use serde_json::{Value, json};
 
 use crate::kit::*;
 
-/// The bundled suite's version (the real release 1.8.0), and the versions after it.
+/// The suite every test starts from: the real release 1.8.0 (what `suite/` holds until the
+/// proposal is adopted).
+fn base() -> std::path::PathBuf {
+    real_1_8_0()
+}
+
+/// A private copy of [`base`] to edit.
+fn base_copy() -> SuiteCopy {
+    suite_copy_of(&base())
+}
+
+/// The version of [`base`], and the versions after it.
 const CURRENT: &str = "1.8.0";
 const NEXT_PATCH: &str = "1.8.1";
 const NEXT_MINOR: &str = "1.9.0";
@@ -25,8 +37,9 @@ const NEXT_MINOR_PRE: &str = "1.9.0-pre";
 const LOWER: &str = "1.7.9";
 
 #[test]
-fn the_version_constants_follow_the_bundled_suite() {
-    assert_eq!(bundled_version(), CURRENT);
+fn the_version_constants_follow_the_base_suite() {
+    let version = fs::read_to_string(base().join("CONFORMANCE_VERSION")).unwrap();
+    assert_eq!(version.trim(), CURRENT);
 }
 
 /// Runs `diff OLD NEW --format json`; returns (exit code, document).
@@ -88,7 +101,7 @@ fn set_version(copy: &SuiteCopy, version: &str) {
 
 /// A copy of the suite with `version`, edited by `edit`.
 fn edited(version: &str, edit: impl FnOnce(&SuiteCopy)) -> SuiteCopy {
-    let copy = SuiteCopy::new();
+    let copy = base_copy();
     edit(&copy);
     set_version(&copy, version);
     copy
@@ -99,7 +112,7 @@ fn edited(version: &str, edit: impl FnOnce(&SuiteCopy)) -> SuiteCopy {
 
 #[test]
 fn upstream_to_current_is_additive_once_descriptions_are_ignored() {
-    let (exit, doc) = diff_json(&upstream(), &bundled_suite());
+    let (exit, doc) = diff_json(&upstream(), &base());
     assert_eq!(exit, 0, "{doc:#}");
     assert_eq!(bump(&doc), "minor", "{doc:#}");
     assert_eq!(doc["errors"], 0);
@@ -158,7 +171,7 @@ fn upstream_to_current_is_additive_once_descriptions_are_ignored() {
     // The real 1.0.0 against 1.8.0: 1.4.0 reworded the descriptions of two sections (and changed
     // nothing else of them). They are classified as description edits, not as changes of the
     // sections' cases, and the change stays additive.
-    let (exit, doc) = diff_json(&real_release("1.0.0"), &bundled_suite());
+    let (exit, doc) = diff_json(&real_release("1.0.0"), &base());
     assert_eq!(exit, 0, "{doc:#}");
     assert_eq!(bump(&doc), "minor", "{doc:#}");
     let described: Vec<String> = diags(&doc)
@@ -178,7 +191,7 @@ fn upstream_to_current_is_additive_once_descriptions_are_ignored() {
 
 #[test]
 fn upstream_to_a_patch_release_is_insufficient() {
-    let copy = SuiteCopy::new();
+    let copy = base_copy();
     set_version(&copy, "1.0.1");
     let (exit, doc) = diff_json(&upstream(), &copy.path());
     assert_eq!(exit, 1, "{doc:#}");
@@ -194,7 +207,7 @@ fn upstream_to_a_patch_release_is_insufficient() {
 
 #[test]
 fn human_output_lists_changes_and_the_bump() {
-    let out = bqsuite(&["diff", s(&upstream()), "suite"]);
+    let out = bqsuite(&["diff", s(&upstream()), s(&base())]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let text = stdout(&out);
     assert!(
@@ -211,11 +224,11 @@ fn human_output_lists_changes_and_the_bump() {
 // ------------------------------------------------------------------------------------------------
 // Changes that need a major release.
 
-/// Asserts the change from the bundled suite to `copy` needs major: with a minor bump NEW fails
+/// Asserts the change from the base suite to `copy` needs major: with a minor bump NEW fails
 /// (exit 1, `version-bump-insufficient`), with a major one it passes. Returns the 2.0.0 report.
 fn assert_needs_major(edit: impl Fn(&SuiteCopy)) -> Value {
     let minor = edited(NEXT_MINOR, &edit);
-    let (exit, doc) = diff_json(&bundled_suite(), &minor.path());
+    let (exit, doc) = diff_json(&base(), &minor.path());
     assert_eq!(bump(&doc), "major", "{doc:#}");
     assert_eq!(exit, 1, "a minor bump must not do: {doc:#}");
     let e = finding(&doc, "version-bump-insufficient", None);
@@ -224,7 +237,7 @@ fn assert_needs_major(edit: impl Fn(&SuiteCopy)) -> Value {
         assert!(message.contains(part), "{message}");
     }
     let major = edited("2.0.0", &edit);
-    let (exit, doc) = diff_json(&bundled_suite(), &major.path());
+    let (exit, doc) = diff_json(&base(), &major.path());
     assert_eq!(exit, 0, "a major bump does: {doc:#}");
     doc
 }
@@ -315,8 +328,7 @@ fn block_parameter_change_changes_every_case_of_the_block() {
         .filter(|d| d["code"] == "case-changed" && d["section"] == "poison_dlq")
         .count();
     let manifest: serde_json::Value =
-        serde_json::from_str(&fs::read_to_string(bundled_suite().join("manifest.json")).unwrap())
-            .unwrap();
+        serde_json::from_str(&fs::read_to_string(base().join("manifest.json")).unwrap()).unwrap();
     let every = manifest["poison_dlq"]["cases"].as_array().unwrap().len();
     assert_eq!(every, 43, "the real 1.8.0 poison_dlq has 43 cases");
     assert_eq!(changed, every, "{doc:#}");
@@ -399,7 +411,7 @@ fn added_case_needs_minor_and_a_pre_release_of_it_is_fine() {
     };
     for (version, exit) in [(NEXT_PATCH, 1), (NEXT_MINOR, 0), (NEXT_MINOR_PRE, 0)] {
         let copy = edited(version, add);
-        let (got, doc) = diff_json(&bundled_suite(), &copy.path());
+        let (got, doc) = diff_json(&base(), &copy.path());
         assert_eq!(bump(&doc), "minor", "{doc:#}");
         assert_eq!(got, exit, "{version}: {doc:#}");
         let d = finding(&doc, "case-added", Some("another-queue"));
@@ -412,7 +424,7 @@ fn field_new_to_its_section_extends_the_case() {
     let copy = edited(NEXT_MINOR, |c| {
         c.edit_manifest(|m| m["redis_layout"]["cases"][0]["expect_ttl"] = json!(60))
     });
-    let (exit, doc) = diff_json(&bundled_suite(), &copy.path());
+    let (exit, doc) = diff_json(&base(), &copy.path());
     assert_eq!(exit, 0, "{doc:#}");
     assert_eq!(bump(&doc), "minor", "{doc:#}");
     finding(&doc, "case-extended", None);
@@ -427,7 +439,7 @@ fn added_exception_is_additive() {
             }))
         })
     });
-    let (exit, doc) = diff_json(&bundled_suite(), &copy.path());
+    let (exit, doc) = diff_json(&base(), &copy.path());
     assert_eq!(exit, 0, "{doc:#}");
     assert_eq!(bump(&doc), "minor", "{doc:#}");
     finding(&doc, "exception-added", None);
@@ -445,13 +457,13 @@ fn description_edit_needs_patch() {
         });
     };
     let same = edited(CURRENT, edit);
-    let (exit, doc) = diff_json(&bundled_suite(), &same.path());
+    let (exit, doc) = diff_json(&base(), &same.path());
     assert_eq!(bump(&doc), "patch", "{doc:#}");
     assert_eq!(exit, 1, "a patch change needs a new version: {doc:#}");
     assert_eq!(count(&doc, "description-changed"), 3, "{doc:#}");
     finding(&doc, "description-changed", Some("order-created"));
     let patch = edited(NEXT_PATCH, edit);
-    let (exit, doc) = diff_json(&bundled_suite(), &patch.path());
+    let (exit, doc) = diff_json(&base(), &patch.path());
     assert_eq!(exit, 0, "{doc:#}");
     assert_eq!(bump(&doc), "patch");
 }
@@ -474,9 +486,9 @@ fn whitespace_only_fixture_edit_is_cosmetic() {
             &serde_json::to_string(&compact).unwrap(),
         );
     };
-    let copy = SuiteCopy::new();
+    let copy = base_copy();
     edit(&copy);
-    let (exit, doc) = diff_json(&bundled_suite(), &copy.path());
+    let (exit, doc) = diff_json(&base(), &copy.path());
     assert_eq!(bump(&doc), "patch", "{doc:#}");
     assert_eq!(exit, 1, "{doc:#}");
     assert_eq!(
@@ -485,15 +497,15 @@ fn whitespace_only_fixture_edit_is_cosmetic() {
         "{doc:#}"
     );
     let patch = edited(NEXT_PATCH, edit);
-    assert_eq!(diff_json(&bundled_suite(), &patch.path()).0, 0);
+    assert_eq!(diff_json(&base(), &patch.path()).0, 0);
 }
 
 #[test]
 fn whitespace_only_schema_edit_is_cosmetic() {
-    let copy = SuiteCopy::new();
+    let copy = base_copy();
     let schema = fs::read_to_string(copy.file("schema/results.schema.json")).unwrap();
     copy.write("schema/results.schema.json", &format!("\n{schema}\n\n"));
-    let (exit, doc) = diff_json(&bundled_suite(), &copy.path());
+    let (exit, doc) = diff_json(&base(), &copy.path());
     assert_eq!(bump(&doc), "patch", "{doc:#}");
     assert_eq!(exit, 1, "{doc:#}");
     assert_eq!(
@@ -541,11 +553,11 @@ fn dropping_a_repeated_key_is_a_change() {
 
 #[test]
 fn moved_case_is_not_a_change() {
-    let copy = SuiteCopy::new();
+    let copy = base_copy();
     copy.edit_manifest(|m| {
         m["cases"].as_array_mut().unwrap().swap(0, 5);
     });
-    let (exit, doc) = diff_json(&bundled_suite(), &copy.path());
+    let (exit, doc) = diff_json(&base(), &copy.path());
     assert!(
         !codes(&doc).iter().any(|c| c.starts_with("case-")),
         "{doc:#}"
@@ -560,28 +572,28 @@ fn moved_case_is_not_a_change() {
 
 #[test]
 fn no_change_needs_no_bump() {
-    let copy = SuiteCopy::new();
-    let (exit, doc) = diff_json(&bundled_suite(), &copy.path());
+    let copy = base_copy();
+    let (exit, doc) = diff_json(&base(), &copy.path());
     assert_eq!(exit, 0, "{doc:#}");
     assert_eq!(bump(&doc), "none");
     assert!(codes(&doc).is_empty(), "{doc:#}");
     // Only the version moved: still no change of the suite.
     let bumped = edited(NEXT_PATCH, |_| {});
-    let (exit, doc) = diff_json(&bundled_suite(), &bumped.path());
+    let (exit, doc) = diff_json(&base(), &bumped.path());
     assert_eq!(exit, 0, "{doc:#}");
     assert_eq!(bump(&doc), "none", "{doc:#}");
     // A lower version never satisfies anything.
     let lower = edited(LOWER, |_| {});
-    let (exit, doc) = diff_json(&bundled_suite(), &lower.path());
+    let (exit, doc) = diff_json(&base(), &lower.path());
     assert_eq!(exit, 1, "{doc:#}");
     finding(&doc, "version-bump-insufficient", None);
 }
 
 #[test]
 fn missing_version_is_an_error() {
-    let copy = SuiteCopy::new();
+    let copy = base_copy();
     fs::remove_file(copy.file("CONFORMANCE_VERSION")).unwrap();
-    let (exit, doc) = diff_json(&bundled_suite(), &copy.path());
+    let (exit, doc) = diff_json(&base(), &copy.path());
     assert_eq!(exit, 1, "{doc:#}");
     finding(&doc, "version-missing", None);
 }
@@ -597,7 +609,7 @@ fn markdown_release_notes_list_new_cases_per_section() {
     let out = bqsuite(&[
         "diff",
         s(&real_release("1.0.0")),
-        "suite",
+        s(&base()),
         "--markdown",
         s(&notes),
     ]);
@@ -652,7 +664,7 @@ fn findings_only(doc: &Value) -> (Value, Value, Value) {
 #[test]
 fn released_tarball_diffs_like_its_directory() {
     let dir = tempfile::tempdir().unwrap();
-    let copy = SuiteCopy::new();
+    let copy = base_copy();
     let tarball = released(&copy.path(), dir.path());
 
     let (exit_dir, from_dir) = diff_json(&upstream(), &copy.path());
@@ -704,7 +716,7 @@ fn validate_since(suite: &Path, old: &Path) -> (i32, Value) {
 #[test]
 fn validate_since_adds_the_version_rule_to_the_report() {
     // Sound and sufficiently bumped: validate stays clean, and lists the changes.
-    let (exit, doc) = validate_since(&bundled_suite(), &upstream());
+    let (exit, doc) = validate_since(&base(), &upstream());
     assert_eq!(exit, 0, "{doc:#}");
     let bump_note = finding(&doc, "version-bump", None);
     assert!(
@@ -732,7 +744,7 @@ fn validate_since_adds_the_version_rule_to_the_report() {
         (code(&out), stdout(&out))
     };
     assert_eq!(exit, 0, "the copy itself is sound: {plain}");
-    let (exit, doc) = validate_since(&copy.path(), &bundled_suite());
+    let (exit, doc) = validate_since(&copy.path(), &base());
     assert_eq!(exit, 1, "{doc:#}");
     assert_eq!(doc["errors"], 1, "{doc:#}");
     let e = finding(&doc, "version-bump-insufficient", None);
@@ -743,9 +755,9 @@ fn validate_since_adds_the_version_rule_to_the_report() {
 #[test]
 fn validate_since_a_tarball() {
     let dir = tempfile::tempdir().unwrap();
-    let copy = SuiteCopy::new();
+    let copy = base_copy();
     let tarball = released(&copy.path(), dir.path());
-    let (exit, doc) = validate_since(&bundled_suite(), &tarball);
+    let (exit, doc) = validate_since(&base(), &tarball);
     assert_eq!(exit, 0, "{doc:#}");
     let note = finding(&doc, "version-bump", None);
     assert!(

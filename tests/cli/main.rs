@@ -8,6 +8,7 @@
 mod kit;
 
 mod action;
+mod adopt;
 mod archive;
 mod contract;
 mod diff;

@@ -1,4 +1,4 @@
-//! Mutation tests for the reference evaluator against the real 1.8.0 (the bundled suite): one
+//! Mutation tests for the reference evaluator against the real 1.8.0 (and the bundled suite): one
 //! expectation flipped in every case list of a copy makes `bqsuite validate` report an
 //! `expectation-mismatch` at each flipped case, and nowhere else. An evaluator that could not be
 //! made to fail this way would prove nothing about the suite. (A finer, per-field check runs in
@@ -105,7 +105,7 @@ fn list_of(pointer: &str) -> String {
 
 #[test]
 fn one_flip_in_every_case_list_of_the_real_suite_is_an_expectation_mismatch_at_that_case() {
-    let copy = kit::SuiteCopy::new();
+    let copy = kit::suite_copy_of(&kit::real_1_8_0());
     let manifest = copy.read_json("manifest.json");
     let index = CaseIndex::new(&manifest);
     assert_eq!(index.len(), 710, "the real 1.8.0 has 710 cases");

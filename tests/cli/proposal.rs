@@ -15,58 +15,6 @@ use serde_json::{Value, json};
 
 use crate::kit::*;
 
-/// A temporary repository root with `suite/` and `proposal/`.
-struct Repo {
-    dir: tempfile::TempDir,
-}
-
-impl Repo {
-    fn new() -> Repo {
-        let dir = tempfile::tempdir().unwrap();
-        let root = root();
-        copy_tree(&bundled_suite(), &dir.path().join("suite"));
-        copy_tree(&root.join("proposal"), &dir.path().join("proposal"));
-        Repo { dir }
-    }
-
-    fn path(&self, rel: &str) -> std::path::PathBuf {
-        self.dir.path().join(rel)
-    }
-
-    fn edit(&self, rel: &str, edit: impl FnOnce(&mut Value)) {
-        let path = self.path(rel);
-        let mut value: Value = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
-        edit(&mut value);
-        fs::write(&path, serde_json::to_string_pretty(&value).unwrap() + "\n").unwrap();
-    }
-
-    /// Where `pointer` is in the file `rel` (line, column), read independently of bqsuite's
-    /// findings.
-    fn position(&self, rel: &str, pointer: &str) -> (u64, u64) {
-        let text = fs::read_to_string(self.path(rel)).unwrap();
-        let pos = bqsuite_core::json::position_of(&text, pointer)
-            .unwrap_or_else(|| panic!("{pointer} is not in {rel}"));
-        (pos.line.into(), pos.column.into())
-    }
-
-    /// `bqsuite ARGS` in the root; with `github`, as a GitHub Actions job checked out there.
-    fn run(&self, args: &[&str], github: bool) -> std::process::Output {
-        let mut cmd = command();
-        cmd.args(args).current_dir(self.dir.path());
-        if github {
-            cmd.env("GITHUB_WORKSPACE", self.dir.path());
-        }
-        cmd.output().unwrap()
-    }
-
-    fn json(&self, args: &[&str]) -> (i32, Value) {
-        let mut all = args.to_vec();
-        all.extend(["--format", "json"]);
-        let out = self.run(&all, false);
-        (code(&out), json(&out))
-    }
-}
-
 const VALIDATE: [&str; 4] = ["validate", "suite", "--proposal", "proposal"];
 const MUTANTS: [&str; 4] = ["mutants", "suite", "--proposal", "proposal"];
 

@@ -322,7 +322,7 @@ fn human_report_fits_a_screen_per_target_and_its_fix_works_when_pasted() {
         .lines()
         .collect();
     assert!(
-        old_block[0].starts_with("drift: 5 copies, 1.0.0 -> 1.8.0"),
+        old_block[0].starts_with(&format!("drift: 5 copies, 1.0.0 -> {}", bundled_version())),
         "{old_block:#?}"
     );
     let files = old_block

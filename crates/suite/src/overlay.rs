@@ -97,6 +97,15 @@ impl Provenance {
         }
         Origin::Suite(pointer.to_string())
     }
+
+    /// The first thing the overlay added whole strictly inside `pointer`: a member it added to a
+    /// block the suite has (a change to that block is made there).
+    pub fn added_inside(&self, pointer: &str) -> Option<&str> {
+        self.added
+            .iter()
+            .map(String::as_str)
+            .find(|added| *added != pointer && within(added, pointer))
+    }
 }
 
 /// Whether `pointer` is `whole` or inside it.
@@ -325,6 +334,10 @@ mod tests {
         assert_eq!(origin("/s/cases"), Origin::Suite("/s/cases".into()));
         // A key that merely starts like an added one is not inside it.
         assert_eq!(origin("/s/newer"), Origin::Suite("/s/newer".into()));
+        // A member the overlay added to a block the suite has.
+        assert_eq!(provenance.added_inside("/s/sub"), Some("/s/sub/p"));
+        assert_eq!(provenance.added_inside("/s/sub/p"), None);
+        assert_eq!(provenance.added_inside("/s/cases"), None);
     }
 
     #[test]

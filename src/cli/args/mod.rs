@@ -80,6 +80,19 @@ pub const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "adopt",
+        &[
+            (
+                "Adopt ./proposal into ./suite as release 1.9.0",
+                "bqsuite adopt 1.9.0",
+            ),
+            (
+                "The same with both directories named",
+                "bqsuite adopt 1.9.0 suite --proposal proposal",
+            ),
+        ],
+    ),
+    (
         "release",
         &[
             (
@@ -334,6 +347,7 @@ impl Command {
             Command::Validate { .. } => "validate",
             Command::Eval { .. } => "eval",
             Command::Mutants { .. } => "mutants",
+            Command::Adopt { .. } => "adopt",
             Command::Release { .. } => "release",
             Command::Fetch(_) => "fetch",
             Command::Sync(_) => "sync",
@@ -361,6 +375,7 @@ impl Command {
             Command::Validate { suite: s, .. }
             | Command::Eval { suite: s, .. }
             | Command::Mutants { suite: s, .. }
+            | Command::Adopt { suite: s, .. }
             | Command::Release { suite: s, .. }
             | Command::Sync(SyncArgs { suite: s, .. }) => suite(s),
             Command::Fetch(args) => args.dest.display().to_string(),
@@ -391,6 +406,7 @@ impl Command {
             Command::Validate { suite, .. }
             | Command::Eval { suite, .. }
             | Command::Mutants { suite, .. }
+            | Command::Adopt { suite, .. }
             | Command::Release { suite, .. }
             | Command::Sync(SyncArgs { suite, .. }) => Some(of(suite)),
             Command::Results {
@@ -443,6 +459,24 @@ pub enum Command {
         /// Run over the suite with a proposal overlay merged in.
         #[arg(long, value_name = "DIR")]
         proposal: Option<PathBuf>,
+    },
+    /// Adopt the proposal as the suite's next release: merge it into the suite in place under
+    /// VERSION, give its fixtures their final names, and leave the proposal empty.
+    ///
+    /// Nothing is written unless the result is a release: VERSION is SemVer, greater than the
+    /// suite's version and makes the bump the change needs (as `diff` judges it), and the adopted
+    /// suite validates. The suite and the proposal are each written beside their directory and
+    /// renamed into place.
+    Adopt {
+        /// The version of the release the suite becomes (MAJOR.MINOR.PATCH, e.g. 1.9.0).
+        #[arg(value_name = "VERSION")]
+        version: String,
+        /// The suite directory [default: suite, in the current directory].
+        #[arg(value_name = "SUITE")]
+        suite: Option<PathBuf>,
+        /// The proposal overlay to adopt.
+        #[arg(long, value_name = "DIR", default_value = "proposal")]
+        proposal: PathBuf,
     },
     /// Build the reproducible release asset (tarball) and SHA256SUMS.
     ///

@@ -126,6 +126,10 @@ const FOUND: &[(&str, &str)] = &[
         "a mutant survives: no case of the suite kills it",
     ),
     (
+        "adopt",
+        "the proposal cannot be adopted under VERSION (the findings say why); nothing was written",
+    ),
+    (
         "release",
         "the suite cannot be released as it is (the findings say why)",
     ),

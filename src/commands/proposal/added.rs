@@ -67,14 +67,20 @@ pub fn report(report: &mut Report, merged: &Merged, manifest: &Value, assessment
         report.summary.push(line(case));
     }
     let idle = added.iter().filter(|c| c.kills.is_empty()).count();
-    report.summary.push(format!(
-        "the proposal adds {} case{}: {} kill{} a mutant, {idle} kill{} none",
-        added.len(),
-        plural(added.len()),
-        added.len() - idle,
-        if added.len() - idle == 1 { "s" } else { "" },
-        if idle == 1 { "s" } else { "" },
-    ));
+    if added.is_empty() {
+        report
+            .summary
+            .push("no cases proposed: the proposal adds no case".into());
+    } else {
+        report.summary.push(format!(
+            "the proposal adds {} case{}: {} kill{} a mutant, {idle} kill{} none",
+            added.len(),
+            plural(added.len()),
+            added.len() - idle,
+            if added.len() - idle == 1 { "s" } else { "" },
+            if idle == 1 { "s" } else { "" },
+        ));
+    }
     report.summary.extend(count);
 
     for case in added.iter().filter(|c| c.kills.is_empty() && c.passes) {

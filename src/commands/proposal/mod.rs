@@ -170,14 +170,14 @@ fn not_additive(change: &Change) -> Diagnostic {
 }
 
 /// What the proposal adds: cases, the sections they go to, fixtures.
-struct Additions {
-    cases: usize,
-    sections: usize,
-    fixtures: usize,
+pub(crate) struct Additions {
+    pub cases: usize,
+    pub sections: usize,
+    pub fixtures: usize,
 }
 
 impl Additions {
-    fn of(changes: &[Change]) -> Self {
+    pub(crate) fn of(changes: &[Change]) -> Self {
         let cases = changes
             .iter()
             .filter(|c| c.code == ChangeCode::CaseAdded)
@@ -208,13 +208,20 @@ impl Additions {
             fixtures,
         } = *self;
         let total = merged.manifest().map_or(0, |m| CaseIndex::new(m).len());
+        let needed = classify::needed_bump(changes);
+        if cases == 0 && fixtures == 0 && needed < Bump::Minor {
+            return format!(
+                "proposal over {}: no cases proposed, {total} cases in all",
+                base.version_text().unwrap_or("the suite"),
+            );
+        }
         format!(
             "proposal over {}: {cases} case{} added in {sections} section{}, {fixtures} fixture{}, {total} cases in all; {}",
             base.version_text().unwrap_or("the suite"),
             plural(cases),
             plural(sections),
             plural(fixtures),
-            match classify::needed_bump(changes) {
+            match needed {
                 Bump::Major => "NOT additive",
                 _ => "additive (a minor release)",
             }

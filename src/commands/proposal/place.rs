@@ -92,9 +92,21 @@ impl Sources {
         }
     }
 
+    /// The files the proposal holds (its `manifest.json` and `fixtures/...`), relative to its
+    /// directory.
+    pub fn proposal_files(&self) -> impl Iterator<Item = &str> {
+        self.proposal_files.iter().map(String::as_str)
+    }
+
     /// Records where the merge put the proposal's additions.
     pub fn merged(&mut self, provenance: Provenance) {
         self.provenance = provenance;
+    }
+
+    /// The first thing the proposal added whole strictly inside the merged manifest's `pointer`
+    /// (a member added to a block the suite has).
+    pub fn added_inside(&self, pointer: &str) -> Option<&str> {
+        self.provenance.added_inside(pointer)
     }
 
     /// Where the merged manifest's `pointer` was written.

@@ -7,6 +7,7 @@
 //! ([`grown`]), install.sh's releases and action.yml's steps ([`installer`]), the `--format json`
 //! schema ([`schema`]) and the report examples of the Markdown ([`markdown`]).
 
+mod repo;
 mod run;
 mod suite;
 
@@ -24,6 +25,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
+pub use repo::Repo;
 pub use run::*;
 pub use suite::*;
 
@@ -40,6 +42,22 @@ pub fn data(rel: &str) -> PathBuf {
 /// A real published release under `tests/data/real-releases/`.
 pub fn real_release(version: &str) -> PathBuf {
     data("real-releases").join(version)
+}
+
+/// The real release 1.8.0: the release whose facts (its cases, the mutants it lets through)
+/// tests pin. `suite/` holds it byte for byte only until the proposal is adopted (`bqsuite adopt`
+/// makes it 1.9.0), so a test of a 1.8.0 fact reads it here.
+pub fn real_1_8_0() -> PathBuf {
+    real_release("1.8.0")
+}
+
+/// A temporary copy of the suite at `from`, laid out as [`SuiteCopy::new`] lays out the bundled
+/// one (with the suite's licence beside it).
+pub fn suite_copy_of(from: &Path) -> SuiteCopy {
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(from, &dir.path().join("suite"));
+    fs::copy(suite_license(), dir.path().join(SUITE_LICENSE)).unwrap();
+    SuiteCopy { dir }
 }
 
 /// A results file (or a known-gaps file, or the gate's output) under `tests/data/real-results/`.

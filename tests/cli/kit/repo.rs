@@ -1,0 +1,78 @@
+//! A temporary repository root shaped like this one: `suite/` (a copy of the bundled suite, or of
+//! another), `proposal/` (a copy of the project's) and `LICENSE-suite` beside them, so that
+//! bqsuite runs there with the relative paths a maintainer types, and the suite can be released.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use serde_json::Value;
+
+use super::{SUITE_LICENSE, bundled_suite, code, command, copy_tree, json, root, suite_license};
+
+/// A temporary repository root with `suite/`, `proposal/` and `LICENSE-suite`.
+pub struct Repo {
+    pub dir: tempfile::TempDir,
+}
+
+impl Repo {
+    /// The bundled suite and the project's proposal.
+    pub fn new() -> Repo {
+        Repo::with_suite(&bundled_suite())
+    }
+
+    /// The suite `suite` and the project's proposal.
+    pub fn with_suite(suite: &Path) -> Repo {
+        let dir = tempfile::tempdir().unwrap();
+        copy_tree(suite, &dir.path().join("suite"));
+        copy_tree(&root().join("proposal"), &dir.path().join("proposal"));
+        fs::copy(suite_license(), dir.path().join(SUITE_LICENSE)).unwrap();
+        Repo { dir }
+    }
+
+    pub fn path(&self, rel: &str) -> PathBuf {
+        self.dir.path().join(rel)
+    }
+
+    pub fn read_json(&self, rel: &str) -> Value {
+        serde_json::from_str(&fs::read_to_string(self.path(rel)).unwrap()).unwrap()
+    }
+
+    /// Edits the JSON file `rel` in place.
+    pub fn edit(&self, rel: &str, edit: impl FnOnce(&mut Value)) {
+        let mut value = self.read_json(rel);
+        edit(&mut value);
+        fs::write(
+            self.path(rel),
+            serde_json::to_string_pretty(&value).unwrap() + "\n",
+        )
+        .unwrap();
+    }
+
+    /// Where `pointer` is in the file `rel` (line, column), read independently of bqsuite's
+    /// findings.
+    pub fn position(&self, rel: &str, pointer: &str) -> (u64, u64) {
+        let text = fs::read_to_string(self.path(rel)).unwrap();
+        let pos = bqsuite_core::json::position_of(&text, pointer)
+            .unwrap_or_else(|| panic!("{pointer} is not in {rel}"));
+        (pos.line.into(), pos.column.into())
+    }
+
+    /// `bqsuite ARGS` in the root; with `github`, as a GitHub Actions job checked out there.
+    pub fn run(&self, args: &[&str], github: bool) -> Output {
+        let mut cmd = command();
+        cmd.args(args).current_dir(self.dir.path());
+        if github {
+            cmd.env("GITHUB_WORKSPACE", self.dir.path());
+        }
+        cmd.output().unwrap()
+    }
+
+    /// `bqsuite ARGS --format json` in the root: the exit code and the document.
+    pub fn json(&self, args: &[&str]) -> (i32, Value) {
+        let mut all = args.to_vec();
+        all.extend(["--format", "json"]);
+        let out = self.run(&all, false);
+        (code(&out), json(&out))
+    }
+}
