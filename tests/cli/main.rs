@@ -17,6 +17,7 @@ mod eval;
 mod fetch;
 mod fuzz_regressions;
 mod github;
+mod help;
 mod install;
 mod layout;
 mod man;
