@@ -62,6 +62,25 @@ fn the_dist_profile_sizes_the_dependencies_off_the_hot_path() {
     }
 }
 
+#[test]
+fn jsonschema_validators_are_built_in_one_place() {
+    // Generic code is compiled into every crate that instantiates it: a second place that builds
+    // a validator adds a copy of all of jsonschema's validators to the binary (about 1 MiB).
+    let mut users = Vec::new();
+    for dir in ["src", "crates"] {
+        for (path, text) in crate::kit::source::program_files(dir) {
+            if text.contains("jsonschema::") || text.contains("use jsonschema") {
+                users.push(path);
+            }
+        }
+    }
+    assert_eq!(
+        users,
+        ["crates/eval/src/schema.rs"],
+        "compile schemas through bqsuite_eval::schema::compile"
+    );
+}
+
 /// The `name = "..."` of every package in Cargo.lock.
 fn locked_packages() -> Vec<String> {
     read("Cargo.lock")
