@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the programs the tests run besides cargo: the tar readers and writers the release-asset
-# tests compare (GNU tar, bsdtar, busybox tar, Python's tarfile), gzip, and man (the manual is
-# read as a terminal shows it). Does nothing when they
+# tests compare (GNU tar, bsdtar, busybox tar, Python's tarfile), gzip, man (the manual is
+# read as a terminal shows it) and script (help is read on a terminal). Does nothing when they
 # are all there; otherwise installs the missing Debian packages with apt-get (as root, or through
 # sudo), or says which to install and fails.
 set -euo pipefail
@@ -14,6 +14,7 @@ have bsdtar || need+=(libarchive-tools)
 have busybox || need+=(busybox)
 have python3 || need+=(python3)
 have man || need+=(man-db)
+have script || need+=(bsdutils)
 [ ${#need[@]} -eq 0 ] && exit 0
 
 sudo=

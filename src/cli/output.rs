@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use bqsuite_core::diag::{self, Report};
 use bqsuite_core::{github, show};
 
-use super::args::{ColorArg, FormatArg};
+use super::args::{ColorArg, FormatArg, SUMMARISED};
 
 /// The check ran and found nothing wrong.
 pub const CLEAN: u8 = 0;
@@ -17,16 +17,6 @@ pub const CLEAN: u8 = 0;
 pub const FOUND: u8 = 1;
 /// The command could not run.
 pub const FAILED: u8 = 2;
-
-/// Commands that append a Markdown summary to `GITHUB_STEP_SUMMARY` (also named in their pages).
-pub const SUMMARISED: [&str; 6] = [
-    "validate",
-    "sync",
-    "fetch",
-    "results check",
-    "results matrix",
-    "diff",
-];
 
 /// The resolved output settings of one run.
 pub struct Output {

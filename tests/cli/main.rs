@@ -18,6 +18,7 @@ mod eval;
 mod fetch;
 mod fuzz_regressions;
 mod github;
+mod help;
 mod identity;
 mod install;
 mod layout;

@@ -9,7 +9,7 @@ use std::fs;
 
 use serde_json::Value;
 
-use crate::kit::{bqsuite, code, root, stderr, stdout};
+use crate::kit::{bqsuite, code, source, stderr, stdout};
 
 /// Roff as a reader sees it: `\-` is a dash, font changes dropped.
 fn plain(page: &str) -> String {
@@ -285,60 +285,13 @@ fn every_command_help_ends_with_examples() {
     }
 }
 
-/// The environment variables the program (`src/` and `crates/`) reads itself: `var("NAME")`, `var_os("NAME")`, and the same
-/// with a constant holding the name.
-fn variables_read_by_the_source() -> BTreeSet<String> {
-    let mut texts = Vec::new();
-    let mut stack = vec![root().join("src"), root().join("crates")];
-    while let Some(dir) = stack.pop() {
-        for entry in fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                let text = fs::read_to_string(&path).unwrap();
-                // Unit tests read variables of their own (BQSUITE_BLESS); the program does not.
-                let program = text.split("#[cfg(test)]").next().unwrap().to_string();
-                texts.push(program);
-            }
-        }
-    }
-    let constants: Vec<(String, String)> = texts
-        .iter()
-        .flat_map(|t| t.lines())
-        .filter_map(|l| {
-            let rest = l.trim().trim_start_matches("pub ").strip_prefix("const ")?;
-            let (name, value) = rest.split_once(": &str = \"")?;
-            Some((name.to_string(), value.trim_end_matches("\";").to_string()))
-        })
-        .collect();
-    let mut found = BTreeSet::new();
-    for text in &texts {
-        for opener in ["var(", "var_os("] {
-            for (at, _) in text.match_indices(opener) {
-                let arg = &text[at + opener.len()..];
-                let arg = &arg[..arg.find(')').unwrap_or(0)];
-                let name = if let Some(literal) = arg.strip_prefix('"') {
-                    literal.trim_end_matches('"').to_string()
-                } else {
-                    let last = arg.rsplit("::").next().unwrap_or(arg).trim();
-                    match constants.iter().find(|(n, _)| n == last) {
-                        Some((_, value)) => value.clone(),
-                        None => continue,
-                    }
-                };
-                if !name.is_empty() && name.chars().all(|c| c.is_ascii_uppercase() || c == '_') {
-                    found.insert(name);
-                }
-            }
-        }
-    }
-    found
-}
-
 #[test]
 fn bqsuite_1_names_every_variable_the_program_reads() {
-    let read = variables_read_by_the_source();
+    let files: Vec<(String, String)> = ["src", "crates"]
+        .iter()
+        .flat_map(|dir| source::program_files(dir))
+        .collect();
+    let read = source::variables_read(files.iter().map(|(_, text)| text.as_str()));
     // The scan finds the ones it must (so that an empty scan cannot pass).
     for name in [
         "BQ_CONFORMANCE_BASE_URL",
@@ -350,10 +303,7 @@ fn bqsuite_1_names_every_variable_the_program_reads() {
     }
     let page = plain(&stdout(&bqsuite(&["man"])));
     let env = section(&page, "ENVIRONMENT").unwrap();
-    // Whole names: CI is not found inside CLICOLOR.
-    let named: BTreeSet<&str> = env
-        .split(|c: char| !(c.is_ascii_uppercase() || c == '_'))
-        .collect();
+    let named = source::capital_words(env);
     for name in &read {
         assert!(
             named.contains(name.as_str()),

@@ -9,6 +9,8 @@
 mod counting_alloc;
 #[path = "../cli/kit/grown.rs"]
 mod grown;
+// The CLI tests' whole kit file, of which these tests use a part (not tool_license, say).
+#[allow(dead_code)]
 #[path = "../cli/kit/suite.rs"]
 mod suite;
 

@@ -4,6 +4,7 @@
 //! - [`model`]: the envelope (decode, encode, make, dead-letter move);
 //! - [`bindings`]: broker bindings, the version gate, idempotency, payload schemas, traceparent;
 //! - [`sections`]: one runner per manifest section, mapping case fields onto the model;
+//! - [`schema`]: compiling a JSON Schema (every validator of the program is built there);
 //! - [`mutants`]: the catalogue of wrong-SDK behaviours the model can be switched to, one at a
 //!   time, to check that the suite catches them (suite adequacy);
 //! - [`switch`]: which of them is switched on, and the variations of the rules they switch to.
@@ -17,6 +18,7 @@ pub mod outcome;
 #[cfg(test)]
 pub(crate) mod realkit;
 pub mod results;
+pub mod schema;
 pub mod sections;
 pub mod switch;
 

@@ -6,9 +6,11 @@ use std::path::{Path, PathBuf};
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 mod fetch;
+mod help;
 mod sync;
 
 pub use fetch::FetchArgs;
+pub use help::{ENVIRONMENT, EXAMPLES, SUMMARISED};
 pub use sync::SyncArgs;
 
 /// The suite directory when none is given.
@@ -16,216 +18,6 @@ pub const DEFAULT_SUITE: &str = "suite";
 
 /// The version of the suite this bqsuite was released with (the bundled suite/).
 pub const SUITE_VERSION: &str = include_str!("../../../suite/CONFORMANCE_VERSION");
-
-/// The exit codes, as `--help` states them.
-pub const EXIT_CODES: &str = "Exit codes: 0 clean; 1 the check ran and found a problem; 2 it could not run (usage, missing \
-     path, I/O, network).";
-
-/// Real commands for each command's `--help` (its Examples section) and manual page (EXAMPLES):
-/// the command path (`""` for bqsuite itself), then what each example does and the command line,
-/// as it is pasted into a POSIX shell.
-pub const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
-    (
-        "",
-        &[
-            ("Check the suite in ./suite", "bqsuite validate suite"),
-            (
-                "Check an SDK's vendored copy against release 1.8.0",
-                "bqsuite fetch --check 1.8.0 tests/conformance",
-            ),
-            (
-                "Read the manual page of fetch",
-                "bqsuite man fetch | man -l -",
-            ),
-        ],
-    ),
-    (
-        "validate",
-        &[
-            ("Check the suite in ./suite", "bqsuite validate suite"),
-            (
-                "Also check that the change since release 1.7.0 is covered by the version bump",
-                "bqsuite validate suite --since babelqueue-conformance-1.7.0.tar.gz",
-            ),
-            (
-                "Check the suite with the proposal overlay merged in",
-                "bqsuite validate suite --proposal proposal",
-            ),
-        ],
-    ),
-    (
-        "eval",
-        &[
-            (
-                "Write the reference evaluator's results.json",
-                "bqsuite eval suite --out results.json",
-            ),
-            (
-                "The same document on standard output, inside one JSON report",
-                "bqsuite eval suite --format json",
-            ),
-        ],
-    ),
-    (
-        "mutants",
-        &[
-            (
-                "List the mutants no case of the suite kills",
-                "bqsuite mutants suite",
-            ),
-            (
-                "The same with the proposal overlay merged in",
-                "bqsuite mutants suite --proposal proposal",
-            ),
-        ],
-    ),
-    (
-        "adopt",
-        &[
-            (
-                "Adopt ./proposal into ./suite as release 1.9.0",
-                "bqsuite adopt 1.9.0",
-            ),
-            (
-                "The same with both directories named",
-                "bqsuite adopt 1.9.0 suite --proposal proposal",
-            ),
-        ],
-    ),
-    (
-        "release",
-        &[
-            (
-                "Build the tarball and SHA256SUMS of tag v1.8.0 into dist/",
-                "bqsuite release suite --out dist --tag v1.8.0",
-            ),
-            (
-                "The same with the entries dated 2024-01-01 (reproducible builds)",
-                "SOURCE_DATE_EPOCH=1704067200 bqsuite release suite --out dist --tag v1.8.0",
-            ),
-        ],
-    ),
-    (
-        "fetch",
-        &[
-            (
-                "Download release 1.8.0, verify it and unpack it into a new directory",
-                "bqsuite fetch 1.8.0 /tmp/conformance",
-            ),
-            (
-                "Check an SDK's vendored copy against the release, with diffs (writes nothing)",
-                "bqsuite fetch --check --diff 1.8.0 tests/conformance",
-            ),
-            (
-                "Re-vendor the copy from the release, keeping the SDK's own files",
-                "bqsuite fetch --update 1.8.0 tests/conformance",
-            ),
-            (
-                "Download from a mirror ({version} is replaced)",
-                "BQ_CONFORMANCE_BASE_URL='https://mirror.example/conformance/v{version}' bqsuite fetch 1.8.0 /tmp/conformance",
-            ),
-        ],
-    ),
-    (
-        "sync",
-        &[
-            (
-                "Report which SDK copies beside this repository have drifted (writes nothing)",
-                "bqsuite sync --suite suite --check",
-            ),
-            (
-                "Vendor the suite into every copy listed in sync-targets.txt",
-                "bqsuite sync --suite suite --workspace ..",
-            ),
-        ],
-    ),
-    (
-        "results",
-        &[
-            (
-                "Is an SDK compatible with the suite?",
-                "bqsuite results check results.json --suite suite",
-            ),
-            (
-                "The compatibility matrix of two SDKs as a web page",
-                "bqsuite results matrix python.json go.json --suite suite --html matrix.html",
-            ),
-        ],
-    ),
-    (
-        "results check",
-        &[
-            (
-                "Is an SDK compatible with the suite?",
-                "bqsuite results check results.json --suite suite",
-            ),
-            (
-                "The same, accepting the failures the SDK lists as known gaps",
-                "bqsuite results check results.json --suite suite --known-gaps conformance-known-gaps.json",
-            ),
-        ],
-    ),
-    (
-        "results matrix",
-        &[
-            (
-                "The compatibility matrix of two SDKs as a Markdown table",
-                "bqsuite results matrix python.json go.json --suite suite --markdown matrix.md",
-            ),
-            (
-                "The same as a self-contained web page",
-                "bqsuite results matrix python.json go.json --suite suite --html matrix.html",
-            ),
-        ],
-    ),
-    (
-        "results diff",
-        &[(
-            "Cases that changed between an SDK's previous run and this one",
-            "bqsuite results diff previous.json results.json",
-        )],
-    ),
-    (
-        "diff",
-        &[
-            (
-                "Classify the change since release 1.7.0 and check the version bump",
-                "bqsuite diff babelqueue-conformance-1.7.0.tar.gz suite",
-            ),
-            (
-                "The same, and draft the release notes",
-                "bqsuite diff babelqueue-conformance-1.7.0.tar.gz suite --markdown notes.md",
-            ),
-        ],
-    ),
-    (
-        "completions",
-        &[
-            (
-                "Install bash completions for your user",
-                "bqsuite completions bash > ~/.local/share/bash-completion/completions/bqsuite",
-            ),
-            (
-                "Install fish completions",
-                "bqsuite completions fish > ~/.config/fish/completions/bqsuite.fish",
-            ),
-        ],
-    ),
-    (
-        "man",
-        &[
-            ("Read bqsuite(1)", "bqsuite man | man -l -"),
-            (
-                "Read the page of results check",
-                "bqsuite man results check | man -l -",
-            ),
-            (
-                "Install every page for your user",
-                "bqsuite man --out ~/.local/share/man/man1",
-            ),
-        ],
-    ),
-];
 
 #[derive(Debug, Parser)]
 #[command(
@@ -271,44 +63,16 @@ pub fn version_text() -> String {
     )
 }
 
-/// The clap command, with the version text and each command's examples after its help.
+/// The clap command, with the version text and the sections after each command's help
+/// (environment, examples, exit codes).
 pub fn command() -> clap::Command {
     let version: &'static str = Box::leak(version_text().into_boxed_str());
-    let mut cmd = Cli::command().version(version);
-    let header = *cmd.get_styles().get_header();
-    for (path, examples) in EXAMPLES {
-        let mut text = format!("{header}Examples:{header:#}\n");
-        for (what, line) in *examples {
-            text.push_str(&format!("  # {what}\n  {line}\n"));
-        }
-        let words: Vec<&str> = path.split_whitespace().collect();
-        if words.is_empty() {
-            text.push('\n');
-            text.push_str(EXIT_CODES);
-        }
-        cmd = with_subcommand(cmd, &words, |c| c.after_help(text));
-    }
-    cmd
-}
-
-/// `cmd` with `edit` applied to the subcommand at `path` (`cmd` itself for an empty path).
-fn with_subcommand(
-    cmd: clap::Command,
-    path: &[&str],
-    edit: impl FnOnce(clap::Command) -> clap::Command,
-) -> clap::Command {
-    match path.split_first() {
-        None => edit(cmd),
-        Some((first, rest)) => {
-            let first = first.to_string();
-            cmd.mut_subcommand(first, |sub| with_subcommand(sub, rest, edit))
-        }
-    }
+    help::with_sections(Cli::command().version(version))
 }
 
 /// Parses `args` (the program name first).
 pub fn parse(args: &[OsString]) -> Result<Cli, clap::Error> {
-    let matches = command().try_get_matches_from(args)?;
+    let matches = help::for_run(command(), args).try_get_matches_from(args)?;
     Cli::from_arg_matches(&matches)
 }
 

@@ -15,103 +15,6 @@ use serde_json::json;
 use crate::cli::args as cli;
 use crate::cli::output::Output;
 
-/// An environment variable the program reads, and the commands it changes (none: every command).
-struct Variable {
-    name: &'static str,
-    commands: &'static [&'static str],
-    text: &'static str,
-}
-
-/// Every environment variable bqsuite reads, itself or through the libraries that draw its output
-/// and make its connections (tests/cli/man.rs checks the source for the ones it reads itself).
-const ENVIRONMENT: &[Variable] = &[
-    Variable {
-        name: "BQ_CONFORMANCE_BASE_URL",
-        commands: &["fetch"],
-        text: "Where to download releases from instead of the GitHub releases of \
-               BabelQueue/conformance: an http://, https:// or file:/// URL of a directory holding \
-               babelqueue-conformance-VERSION.tar.gz and SHA256SUMS; {version} in it is replaced \
-               by the version.",
-    },
-    Variable {
-        name: "HTTPS_PROXY, HTTP_PROXY, ALL_PROXY",
-        commands: &["fetch"],
-        text: "The proxy for https, http, or every download (upper or lower case; the lower-case \
-               name wins). Never used for localhost, 127.0.0.0/8 and ::1. HTTP_PROXY is ignored when \
-               REQUEST_METHOD is set (a CGI context).",
-    },
-    Variable {
-        name: "NO_PROXY",
-        commands: &["fetch"],
-        text: "Comma-separated hosts and networks reached without the proxy (upper or lower case).",
-    },
-    Variable {
-        name: "SSL_CERT_FILE, SSL_CERT_DIR",
-        commands: &["fetch"],
-        text: "On Linux and other Unix systems (not macOS): when either is set, https downloads \
-               trust only the certificate authorities in this PEM file and these directories \
-               (colon-separated), instead of the system's store.",
-    },
-    Variable {
-        name: "CI",
-        commands: &["fetch"],
-        text: "When set, no progress bar is drawn, even on a terminal.",
-    },
-    Variable {
-        name: "SOURCE_DATE_EPOCH",
-        commands: &["release", "eval"],
-        text: "Seconds since 1970-01-01 UTC: the modification time of every entry of the release \
-               tarball (release) and the generated_at of results.json (eval). A value that is not \
-               a whole number of seconds stops the command (exit status 2).",
-    },
-    Variable {
-        name: "BQSUITE_THREADS",
-        commands: &["validate", "release"],
-        text: "How many threads check the suite's fixtures (validate, release) and compress the \
-               release asset (release), 1 to 256. Unset: one per available core. Neither the \
-               findings nor the asset's bytes depend on it. Any other value stops the command \
-               (exit status 2).",
-    },
-    Variable {
-        name: "GITHUB_ACTIONS",
-        commands: &[],
-        text: "When it is true and --format is not given, the format is github (human text plus \
-               GitHub Actions annotations).",
-    },
-    Variable {
-        name: "GITHUB_WORKSPACE",
-        commands: &[],
-        text: "The repository root: annotations name files relative to it.",
-    },
-    Variable {
-        name: "GITHUB_STEP_SUMMARY",
-        commands: &crate::cli::output::SUMMARISED,
-        text: "A file the command appends its Markdown job summary to (sync and fetch only with \
-               --check).",
-    },
-    Variable {
-        name: "NO_COLOR",
-        commands: &[],
-        text: "When set and not empty, --color auto writes no colour.",
-    },
-    Variable {
-        name: "CLICOLOR_FORCE",
-        commands: &[],
-        text: "When set and not empty (and NO_COLOR is not), --color auto colours even when the \
-               output is not a terminal.",
-    },
-    Variable {
-        name: "CLICOLOR",
-        commands: &[],
-        text: "0 turns colour off in --color auto.",
-    },
-    Variable {
-        name: "TERM",
-        commands: &[],
-        text: "Unset or dumb: --color auto writes no colour (on Unix).",
-    },
-];
-
 /// What exit status 1 means for each command (0 is always a clean run, 2 a run that could not
 /// happen).
 const FOUND: &[(&str, &str)] = &[
@@ -278,7 +181,7 @@ fn exit_status(roff: &mut Roff, key: &str) {
 
 fn environment(roff: &mut Roff, key: &str) {
     roff.control("SH", ["ENVIRONMENT"]);
-    for var in ENVIRONMENT
+    for var in cli::ENVIRONMENT
         .iter()
         .filter(|v| key.is_empty() || v.commands.is_empty() || v.commands.contains(&key))
     {

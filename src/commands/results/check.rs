@@ -28,7 +28,7 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use jsonschema::Validator;
+use bqsuite_eval::schema::{self as json_schema, Draft, Validator};
 use serde_json::Value;
 
 use super::family::family_of;
@@ -129,15 +129,12 @@ impl SuiteRules {
             Error::bad_path(root.join(RESULTS_SCHEMA), format!("the schema {e}"))
         })?;
         // `format` (generated_at: date-time, RFC 3339) is asserted, as the spec requires it.
-        let validator = jsonschema::draft202012::options()
-            .should_validate_formats(true)
-            .build(schema)
-            .map_err(|e| {
-                Error::bad_path(
-                    root.join(RESULTS_SCHEMA),
-                    format!("the schema does not compile: {e}"),
-                )
-            })?;
+        let validator = json_schema::compile(schema, Draft::Draft202012, true).map_err(|e| {
+            Error::bad_path(
+                root.join(RESULTS_SCHEMA),
+                format!("the schema does not compile: {e}"),
+            )
+        })?;
         Ok(Self::from_manifest(manifest, version, validator))
     }
 
@@ -564,7 +561,7 @@ pub(crate) mod tests {
             "delay": {"cases": [{}]}
         });
         let schema = json!({"$schema": DRAFT_2020_12, "type": "object"});
-        let validator = jsonschema::draft202012::options().build(&schema).unwrap();
+        let validator = json_schema::compile(&schema, Draft::Draft202012, false).unwrap();
         SuiteRules::from_manifest(&manifest, "1.5.0".into(), validator)
     }
 

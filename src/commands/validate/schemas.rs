@@ -1,7 +1,7 @@
 //! The two schemas compile under their own drafts, the example results file conforms, and the
 //! fixtures that must (or must not) satisfy the producer envelope schema do (or do not).
 
-use jsonschema::Validator;
+use bqsuite_eval::schema::{self as json_schema, Draft, Validator};
 use serde_json::Value;
 
 use super::codes::Code;
@@ -38,13 +38,12 @@ pub fn compile_for_draft(schema: &Value, draft_uri: &str) -> Result<Validator, (
             ));
         }
     }
-    let options = if draft_uri == DRAFT_07 {
-        jsonschema::draft7::options()
+    let draft = if draft_uri == DRAFT_07 {
+        Draft::Draft7
     } else {
-        jsonschema::draft202012::options()
+        Draft::Draft202012
     };
-    options
-        .build(schema)
+    json_schema::compile(schema, draft, false)
         .map_err(|e| (Code::SchemaCompile, format!("does not compile: {e}")))
 }
 

@@ -117,15 +117,10 @@ fn commands_page_lists_every_command_and_option() {
         );
     }
     let top = help(&["--help"]);
-    let mut commands: Vec<Vec<&str>> = top
-        .split("Commands:")
-        .nth(1)
-        .unwrap()
-        .split("Options:")
-        .next()
-        .unwrap()
-        .lines()
-        .filter_map(|l| l.split_whitespace().next())
+    let listed = kit::help_commands(&top);
+    let mut commands: Vec<Vec<&str>> = listed
+        .iter()
+        .map(String::as_str)
         .filter(|c| *c != "help")
         .map(|c| vec![c])
         .collect();

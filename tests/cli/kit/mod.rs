@@ -5,7 +5,8 @@
 //! By subject, under their own names: hand-made release assets ([`tarball`]), an HTTP server on
 //! 127.0.0.1 ([`server`]), a workspace shaped like the real fleet ([`fleet`]), a grown suite
 //! ([`grown`]), install.sh's releases and action.yml's steps ([`installer`]), the `--format json`
-//! schema ([`schema`]) and the report examples of the Markdown ([`markdown`]).
+//! schema ([`schema`]), the report examples of the Markdown ([`markdown`]) and the environment
+//! variables the program's source reads ([`source`]).
 
 mod repo;
 mod run;
@@ -17,6 +18,7 @@ pub mod installer;
 pub mod markdown;
 pub mod schema;
 pub mod server;
+pub mod source;
 pub mod tarball;
 
 use std::collections::BTreeMap;

@@ -9,8 +9,8 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
-/// Environment variables that change what bqsuite prints (GitHub Actions, colour) or where it
-/// connects (proxies): the tests run the binary without them, wherever they run.
+/// Environment variables that change what bqsuite prints (GitHub Actions, colour, the width of
+/// help) or where it connects (proxies): the tests run the binary without them, wherever they run.
 pub const AMBIENT_ENV: &[&str] = &[
     "SOURCE_DATE_EPOCH",
     "GITHUB_ACTIONS",
@@ -19,6 +19,7 @@ pub const AMBIENT_ENV: &[&str] = &[
     "NO_COLOR",
     "CLICOLOR",
     "CLICOLOR_FORCE",
+    "COLUMNS",
     "BQ_CONFORMANCE_BASE_URL",
     "HTTP_PROXY",
     "http_proxy",
@@ -289,4 +290,48 @@ pub fn released(suite: &Path, out: &Path) -> PathBuf {
     assert_eq!(code(&run), 0, "{}{}", stdout(&run), stderr(&run));
     let version = fs::read_to_string(suite.join("CONFORMANCE_VERSION")).unwrap();
     out.join(format!("babelqueue-conformance-{}.tar.gz", version.trim()))
+}
+
+/// Runs `bqsuite` with `args` on a terminal `columns` wide (a pseudo-terminal that util-linux's
+/// `script` opens, with TERM=xterm and without the ambient environment); returns what the
+/// terminal received, with `\n` line ends.
+pub fn on_terminal(args: &[&str], columns: u16) -> String {
+    let words: Vec<String> = std::iter::once(env!("CARGO_BIN_EXE_bqsuite"))
+        .chain(args.iter().copied())
+        .map(|w| format!("'{}'", w.replace('\'', r"'\''")))
+        .collect();
+    let line = format!("stty cols {columns} rows 50 && exec {}", words.join(" "));
+    let mut cmd = Command::new(need_tool("script", "bsdutils"));
+    for name in AMBIENT_ENV {
+        cmd.env_remove(name);
+    }
+    let out = cmd
+        .env("TERM", "xterm")
+        .args(["-q", "-e", "-c", &line, "/dev/null"])
+        .current_dir(super::root())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run script");
+    assert!(
+        out.status.success(),
+        "bqsuite {args:?} on a terminal: {}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    stdout(&out).replace("\r\n", "\n")
+}
+
+/// The commands a help text lists in its Commands section (the first word of each entry; a
+/// wrapped description is indented further than an entry, and is not one).
+pub fn help_commands(help: &str) -> Vec<String> {
+    let Some(section) = help.split("\nCommands:\n").nth(1) else {
+        return Vec::new();
+    };
+    section
+        .lines()
+        .take_while(|l| !l.trim().is_empty())
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+        .filter_map(|l| l.split_whitespace().next())
+        .map(str::to_string)
+        .collect()
 }

@@ -8,7 +8,7 @@ use crate::switch::payload as mutant;
 
 /// A compiled draft-07 payload schema.
 pub struct PayloadSchema {
-    validator: jsonschema::Validator,
+    validator: crate::schema::Validator,
 }
 
 impl std::fmt::Debug for PayloadSchema {
@@ -37,12 +37,15 @@ impl PayloadSchema {
     /// Compiles `schema` as draft-07 (checked against the draft-07 meta-schema).
     pub fn compile(schema: &Value) -> Result<PayloadSchema, SchemaError> {
         let mutated = mutant::schema(schema);
-        jsonschema::draft7::options()
-            .build(mutated.as_ref().unwrap_or(schema))
-            .map(|validator| PayloadSchema { validator })
-            .map_err(|e| SchemaError {
-                message: e.to_string(),
-            })
+        crate::schema::compile(
+            mutated.as_ref().unwrap_or(schema),
+            crate::schema::Draft::Draft7,
+            false,
+        )
+        .map(|validator| PayloadSchema { validator })
+        .map_err(|e| SchemaError {
+            message: e.to_string(),
+        })
     }
 
     /// Whether `data` is valid.
