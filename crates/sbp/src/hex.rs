@@ -91,3 +91,51 @@ pub fn to_hex(bytes: &[u8]) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(text: &str) -> (usize, HexDefect) {
+        let e = parse_hex(text).unwrap_err();
+        (e.offset, e.what)
+    }
+
+    #[test]
+    fn lowercase_hex_round_trips() {
+        let all: Vec<u8> = (0..=255).collect();
+        let text = to_hex(&all);
+        assert_eq!(&text[..8], "00010203");
+        assert!(!text.bytes().any(|b| b.is_ascii_uppercase()));
+        assert_eq!(parse_hex(&text), Ok(all));
+        assert_eq!(parse_hex(""), Ok(vec![]));
+    }
+
+    #[test]
+    fn uppercase_non_hex_and_odd_lengths_are_refused_with_their_offset() {
+        assert_eq!(refused("00aB"), (3, HexDefect::Uppercase));
+        assert_eq!(refused("0g"), (1, HexDefect::NotHex));
+        assert_eq!(refused("00 11"), (2, HexDefect::NotHex));
+        assert_eq!(refused("0x00"), (1, HexDefect::NotHex));
+        assert_eq!(refused("aé"), (1, HexDefect::NotHex));
+        assert_eq!(refused("abc"), (3, HexDefect::OddLength));
+        // The first bad character is reported before the parity.
+        assert_eq!(refused("abF"), (2, HexDefect::Uppercase));
+    }
+
+    #[test]
+    fn a_frame_id_is_exactly_32_lowercase_digits() {
+        let id = "000102030405060708090a0b0c0d0e0f";
+        assert_eq!(parse_frame_id(id), Ok(core::array::from_fn(|i| i as u8)));
+        let short = parse_frame_id(&id[..30]).unwrap_err();
+        let wrong = |found| HexDefect::WrongLength {
+            expected: 32,
+            found,
+        };
+        assert_eq!((short.offset, short.what), (30, wrong(30)));
+        let long = parse_frame_id(&format!("{id}00")).unwrap_err();
+        assert_eq!((long.offset, long.what), (32, wrong(34)));
+        let upper = parse_frame_id(&id.to_uppercase()).unwrap_err();
+        assert_eq!((upper.offset, upper.what), (21, HexDefect::Uppercase));
+    }
+}

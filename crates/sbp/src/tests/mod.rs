@@ -1,8 +1,14 @@
 //! The model's tests: the golden vectors, one test per decision, the check orders, the
 //! mistakes' killing inputs, properties, and the fuzz seeds.
-#![allow(dead_code)] // helpers the test modules still to come use
 
+mod decisions;
+mod generator;
 mod golden;
+mod handshake;
+mod mistakes;
+mod order;
+mod props;
+mod seeds;
 
 use crate::frame::{Frame, FrameId, Kind, Op};
 use crate::hex::parse_hex;
