@@ -5,7 +5,7 @@
 //! the suite's decisions, listed in the crate's `DECISIONS.md` with the behaviour of the
 //! reference code beside each.
 //!
-//! - [`decode`] / [`encode`]: one frame from or to the bytes of one transport message
+//! - [`decode()`] / [`encode()`]: one frame from or to the bytes of one transport message
 //!   ([`frame`] holds the types, [`error`] the refusals and their codes);
 //! - [`check_subject`]: the subject rules ([`subject`]);
 //! - [`decode_handshake`]: the handshake payload ([`handshake`]);

@@ -43,13 +43,16 @@ fn close_under_cap(len: usize, cap: usize) -> Input {
     Input::Frame(control_bytes(3, &vec![b'r'; len - 19]), limits)
 }
 
-/// (mistake, the input that kills it).
+/// (mistake, the input that kills it), in catalogue order.
 fn killers() -> Vec<(Mistake, Input)> {
+    let mut all = framing_killers();
+    all.extend(other_killers());
+    all
+}
+
+/// The killing inputs of the framing mistakes.
+fn framing_killers() -> Vec<(Mistake, Input)> {
     let v03 = format!("0000 {FID_HEX} 01");
-    let oversized = format!(
-        r#"{{"protocol":"sideband","version":"1","peerId":"{}"}}"#,
-        "p".repeat(8192)
-    );
     vec![
         // V10: subjectLen 05000000 read big-endian overruns the frame.
         (
@@ -100,6 +103,16 @@ fn killers() -> Vec<(Mistake, Input)> {
             Mistake::UnknownErrorCodeRefused,
             frame_input(&format!("0300 {FID_HEX} ffff 00000000")),
         ),
+    ]
+}
+
+/// The killing inputs of the text, subject, handshake and limits mistakes.
+fn other_killers() -> Vec<(Mistake, Input)> {
+    let oversized = format!(
+        r#"{{"protocol":"sideband","version":"1","peerId":"{}"}}"#,
+        "p".repeat(8192)
+    );
+    vec![
         // U08: an Error message of one ff byte.
         (
             Mistake::Utf8Lenient,
