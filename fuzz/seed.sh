@@ -9,7 +9,7 @@ bq="$repo/target/release/bqsuite"
 seeds="$here/seeds"
 version=$(tr -d '[:space:]' <"$repo/suite/CONFORMANCE_VERSION")
 rm -rf "$seeds"
-mkdir -p "$seeds"/{archive,json,suite,results,sums,targets,diff}
+mkdir -p "$seeds"/{archive,json,suite,results,sums,targets,diff,sbp_decode}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -76,4 +76,27 @@ printf '\n@@@@\n@@ CONFORMANCE_VERSION\n1.9.0\n@@ !%s\n' "fixtures/$(basename "$
   >"$seeds/diff/remove-fixture"
 { printf '\n@@@@\n@@ CONFORMANCE_VERSION\n1.8.1\n@@ manifest.json\n'; cat "$repo/suite/manifest.json"; } \
   >"$seeds/diff/manifest"
+# sbp_decode: the SBP v1 golden vectors V01-V19 (crates/sbp's tests check these bytes).
+python3 - "$seeds/sbp_decode" <<'PY'
+import sys
+fid, aid, ts = "000102030405060708090a0b0c0d0e0f", "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff", "0068e5cf8b010000"
+hs = b'{"protocol":"sideband","version":"1","peerId":"peer-a"}'.hex()
+vectors = {
+    "v01": "0000" + fid + "00" + hs, "v02": "0001" + fid + ts + "00" + hs,
+    "v03": "0000" + fid + "01", "v04": "0001" + fid + ts + "01", "v05": "0000" + fid + "02",
+    "v06": "0000" + fid + "03", "v07": "0000" + fid + "03" + b"bye".hex(),
+    "v08": "0100" + fid + "0b000000" + b"rpc/getUser".hex() + b"hi".hex(),
+    "v09": "0100" + fid + "11000000" + b"event/user.joined".hex(),
+    "v10": "0101" + fid + ts + "05000000" + b"app/x".hex() + "00ff",
+    "v11": "0200" + fid + aid, "v12": "0201" + fid + ts + aid,
+    "v13": "0300" + fid + "ea03" + "03000000" + b"bad".hex(),
+    "v14": "0300" + fid + "d007" + "03000000" + b"app{}".hex(),
+    "v15": "0300" + fid + "e803" + "00000000", "v16": "0001" + fid + "ff" * 8 + "01",
+    "v17": "0001" + fid + "00" * 8 + "01", "v18": "0300" + fid + "ffff" + "00000000",
+    "v19": "0100" + fid + "08000000" + "app/".encode().hex() + "f09f8e89",
+}
+for name, hexed in vectors.items():
+    with open(f"{sys.argv[1]}/{name}", "wb") as f:
+        f.write(bytes.fromhex(hexed))
+PY
 echo "seeds written to $seeds"
