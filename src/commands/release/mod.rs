@@ -17,7 +17,7 @@
 //!
 //! A release is refused (exit 1, nothing written) when the suite does not validate, holds a link,
 //! a special or a hidden file, has a `-pre` version without `--allow-pre`, has no licence of its
-//! own (`LICENSE` in the suite directory, or `LICENSE-<name>` beside it: see [`read_license`]), or
+//! own (`LICENSE` in the suite directory, or `LICENSE-<name>` beside it: see `read_license`), or
 //! when `--tag` is not `v` + CONFORMANCE_VERSION. Both outputs are written to temporary files and
 //! renamed into place only once both are complete; a refused release removes its temporary file
 //! (and the output directory, if it created it).
