@@ -15,28 +15,74 @@ use serde_json::{Value, json};
 
 use crate::kit::*;
 
+/// The cases the proposal adds to the `attempts_reconciliation` sub-block of `kafka`, the
+/// sub-block (and the section) created when the proposal has none. Each test adds its own cases,
+/// so that none depends on what the project's proposal holds today (`bqsuite adopt` empties it).
+fn kafka_reconciliation(m: &mut Value) -> &mut Vec<Value> {
+    m.as_object_mut()
+        .unwrap()
+        .entry("kafka")
+        .or_insert_with(|| json!({}))
+        .as_object_mut()
+        .unwrap()
+        .entry("attempts_reconciliation")
+        .or_insert_with(|| json!({"cases": []}))["cases"]
+        .as_array_mut()
+        .unwrap()
+}
+
+/// The index of the suite's case `name` in `kafka.attempts_reconciliation`.
+fn suite_reconciliation_index(repo: &Repo, name: &str) -> usize {
+    let suite = repo.read_json("suite/manifest.json");
+    suite["kafka"]["attempts_reconciliation"]["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|c| c["name"] == name)
+        .unwrap()
+}
+
 const VALIDATE: [&str; 4] = ["validate", "suite", "--proposal", "proposal"];
 const MUTANTS: [&str; 4] = ["mutants", "suite", "--proposal", "proposal"];
 
 #[test]
 fn a_finding_about_a_proposal_case_names_the_proposal_file_line_and_pointer() {
     let repo = Repo::new();
-    // The second case the proposal adds to job_type, which the merged suite holds after the
-    // section's own cases: its expectation flipped.
+    // A case the proposal adds to job_type (a copy of the section's first, whose fixture it
+    // reads), which the merged suite holds after the section's own cases: its expectation
+    // flipped.
+    let mut case = repo.read_json("suite/manifest.json")["job_type"]["cases"][0].clone();
+    assert_eq!(case["valid"], true);
+    case["name"] = json!("string-job-number-urn-decodes");
+    case["valid"] = json!(false);
+    case["reason"] = json!("flipped by the test");
+    let mut at = 0;
     repo.edit("proposal/manifest.json", |m| {
-        let case = &mut m["job_type"]["cases"][1];
-        assert_eq!(case["valid"], true);
-        case["valid"] = json!(false);
-        case["reason"] = json!("flipped by the test");
+        let section = m
+            .as_object_mut()
+            .unwrap()
+            .entry("job_type")
+            .or_insert_with(|| json!({"cases": []}));
+        let cases = section["cases"].as_array_mut().unwrap();
+        // (A name no case of the suite or of the proposal has.)
+        while cases.iter().any(|c| c["name"] == case["name"]) {
+            case["name"] = json!(format!("{}-again", case["name"].as_str().unwrap()));
+        }
+        at = cases.len();
+        cases.push(case.clone());
     });
+    let name = case["name"].as_str().unwrap().to_string();
     // And a case of the suite's own, so that both kinds of finding are in one report.
+    let released = suite_reconciliation_index(&repo, "header-authoritative-overrides");
     repo.edit("suite/manifest.json", |m| {
-        let case = &mut m["kafka"]["attempts_reconciliation"]["cases"][3];
+        let case = &mut m["kafka"]["attempts_reconciliation"]["cases"][released];
         assert_eq!(case["expected_attempts"], 1);
         case["expected_attempts"] = json!(5);
     });
-    let ours = "/job_type/cases/1/valid";
-    let theirs = "/kafka/attempts_reconciliation/cases/3/expected_attempts";
+    let ours = format!("/job_type/cases/{at}/valid");
+    let ours = ours.as_str();
+    let theirs = format!("/kafka/attempts_reconciliation/cases/{released}/expected_attempts");
+    let theirs = theirs.as_str();
     let (line, column) = repo.position("proposal/manifest.json", ours);
     let (suite_line, suite_column) = repo.position("suite/manifest.json", theirs);
 
@@ -54,7 +100,7 @@ fn a_finding_about_a_proposal_case_names_the_proposal_file_line_and_pointer() {
         (proposal["line"].clone(), proposal["column"].clone()),
         (json!(line), json!(column))
     );
-    assert_eq!(proposal["case"], "string-job-number-urn-decodes");
+    assert_eq!(proposal["case"], name.as_str());
     let suite = mismatches.iter().find(|d| d["section"] == "kafka").unwrap();
     assert_eq!(suite["file"], "suite/manifest.json", "{suite:#}");
     assert_eq!(suite["pointer"], theirs);
@@ -105,16 +151,19 @@ fn a_finding_about_a_proposal_fixture_names_the_proposal_directory() {
 fn a_proposal_case_repeating_a_released_id_is_a_conflict_naming_both_places() {
     let repo = Repo::new();
     let id = "header-authoritative-overrides";
+    let mut at = 0;
     repo.edit("proposal/manifest.json", |m| {
-        let cases = m["kafka"]["attempts_reconciliation"]["cases"]
-            .as_array_mut()
-            .unwrap();
+        let cases = kafka_reconciliation(m);
+        at = cases.len();
         cases.push(
             json!({"name": id, "body_attempts": 5, "header_attempts": 1, "expected_attempts": 1}),
         );
     });
-    let ours = "/kafka/attempts_reconciliation/cases/1";
-    let theirs = "/kafka/attempts_reconciliation/cases/3";
+    let ours = format!("/kafka/attempts_reconciliation/cases/{at}");
+    let ours = ours.as_str();
+    let released = suite_reconciliation_index(&repo, id);
+    let theirs = format!("/kafka/attempts_reconciliation/cases/{released}");
+    let theirs = theirs.as_str();
     let (line, column) = repo.position("proposal/manifest.json", ours);
     let (suite_line, suite_column) = repo.position("suite/manifest.json", theirs);
 
@@ -161,9 +210,17 @@ fn added_cases(repo: &Repo) -> Vec<(String, String)> {
 
 #[test]
 fn mutants_with_a_proposal_says_what_each_added_case_kills() {
-    let repo = Repo::new();
-    let (exit, doc) = repo.json(&MUTANTS);
-    assert_eq!(exit, 0, "{doc:#}");
+    // The real 1.8.0, which lets kafka-zero-header-ignored through, with a proposal of the test's
+    // own: the case that kills it.
+    let repo = Repo::with_suite(&real_1_8_0());
+    fs::remove_dir_all(repo.path("proposal")).unwrap();
+    fs::create_dir(repo.path("proposal")).unwrap();
+    fs::write(repo.path("proposal/manifest.json"), "{}\n").unwrap();
+    repo.edit("proposal/manifest.json", |m| {
+        kafka_reconciliation(m).push(json!({"name": "header-zero-overrides", "body_attempts": 3,
+            "header_attempts": 0, "expected_attempts": 0}));
+    });
+    let (_, doc) = repo.json(&MUTANTS);
     let added = doc["data"]["added"].as_array().unwrap();
     let ids: Vec<(String, String)> = added
         .iter()
@@ -212,13 +269,14 @@ fn mutants_with_a_proposal_says_what_each_added_case_kills() {
 fn an_added_case_that_kills_no_mutant_is_a_note_and_the_run_still_passes() {
     let repo = Repo::new();
     // Header and body agree: every habit of the catalogue derives the same count.
+    let mut at = 0;
     repo.edit("proposal/manifest.json", |m| {
-        let cases = m["kafka"]["attempts_reconciliation"]["cases"]
-            .as_array_mut()
-            .unwrap();
+        let cases = kafka_reconciliation(m);
+        at = cases.len();
         cases.push(json!({"name": "header-equals-body", "body_attempts": 3, "header_attempts": 3, "expected_attempts": 3}));
     });
-    let pointer = "/kafka/attempts_reconciliation/cases/1";
+    let pointer = format!("/kafka/attempts_reconciliation/cases/{at}");
+    let pointer = pointer.as_str();
     let (line, column) = repo.position("proposal/manifest.json", pointer);
     let (exit, doc) = repo.json(&MUTANTS);
     assert_eq!(exit, 0, "{doc:#}");
