@@ -210,6 +210,18 @@ fn proposed_fixtures_take_their_final_names_and_every_reference_follows() {
         .find(|c| c["name"] == CASE)
         .unwrap();
     assert_eq!(case["file"], ADOPTED_FIXTURE);
+    // The suite's manifest keeps its own layout: every line of it is still there (one that now
+    // ends with a comma before an addition included), the version's aside.
+    let before = fs::read_to_string(bundled_suite().join("manifest.json")).unwrap();
+    let kept: std::collections::HashSet<&str> = text
+        .lines()
+        .flat_map(|l| [l, l.strip_suffix(',').unwrap_or(l)])
+        .collect();
+    for line in before.lines() {
+        if !line.contains("\"conformance_version\"") {
+            assert!(kept.contains(line), "the line {line:?} was rewritten");
+        }
+    }
     // Every reference resolves, and no fixture is left unused.
     let (exit, doc) = repo.json(&["validate", "suite"]);
     assert_eq!(exit, 0, "{doc:#}");

@@ -181,12 +181,12 @@ const DOCUMENT_KEYS: [&str; 10] = [
     "error",
 ];
 
-/// The bundled suite is the real release 1.8.0; its validation and evaluation are clean once the
-/// redis_layout evaluator lands (until then validate and eval exit 1 with `case-shape` findings
-/// in redis_layout only, and this test fails).
+/// The real release 1.8.0 (what `suite/` holds until the proposal is adopted): its validation and
+/// evaluation are clean once the redis_layout evaluator lands (until then validate and eval exit
+/// 1 with `case-shape` findings in redis_layout only, and this test fails).
 #[test]
 fn success_documents_have_the_documented_shape() {
-    let suite = bundled_suite();
+    let suite = crate::kit::real_1_8_0();
     let cwd = sandbox();
     for args in [
         vec!["validate", suite.to_str().unwrap()],

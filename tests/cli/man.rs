@@ -9,7 +9,7 @@ use std::fs;
 
 use serde_json::Value;
 
-use crate::kit::{bqsuite, code, source, stderr, stdout};
+use crate::kit::{bqsuite, bundled_version, code, root, source, stderr, stdout};
 
 /// Roff as a reader sees it: `\-` is a dash, font changes dropped.
 fn plain(page: &str) -> String {
@@ -346,7 +346,13 @@ fn every_page_reads_well_at_80_columns() {
         let footer = lines.last().unwrap().split_whitespace().collect::<Vec<_>>();
         assert_eq!(
             footer,
-            ["bqsuite", version, "suite", "1.8.0", &format!("{name}(1)")],
+            [
+                "bqsuite",
+                version,
+                "suite",
+                &bundled_version(),
+                &format!("{name}(1)")
+            ],
             "{file}: footer"
         );
         // The header, and the synopsis as filled (the examples are commands, kept whole).

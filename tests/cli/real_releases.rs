@@ -233,7 +233,11 @@ fn assert_sound_and_additive(proposal: &Path) {
     let (verdict, what) = if added == 0 {
         ("no cases proposed", "no cases proposed".to_string())
     } else {
-        ("additive (a minor release)", format!("{added} cases added"))
+        let s = if added == 1 { "" } else { "s" };
+        (
+            "additive (a minor release)",
+            format!("{added} case{s} added"),
+        )
     };
     assert!(summary.contains(verdict), "{summary}");
     for fact in [

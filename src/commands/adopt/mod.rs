@@ -13,6 +13,7 @@
 mod codes;
 mod findings;
 mod names;
+mod print;
 mod report;
 mod swap;
 
@@ -256,7 +257,8 @@ impl<'o> Run<'o> {
             Err(_) => bqsuite_suite::overlay::proposed_version(&self.base_version.to_string()),
         };
         let manifest = merged.suite.require_manifest()?;
-        let files = names::finalise(files, manifest, &renames, &stamp);
+        let original = self.base.file(MANIFEST).and_then(|f| f.text());
+        let files = names::finalise(files, manifest, original, &renames, &stamp);
         let suite = Suite::from_files(&self.options.suite, files.clone());
         let changes = classify::compare(&self.base, &suite).map_err(|(_, why)| {
             Error::bad_path(

@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
+use super::print;
 use crate::commands::validate::references::file_refs;
 use bqsuite_suite::load::{MANIFEST, VERSION_FILE};
 
@@ -69,10 +70,12 @@ pub fn plan(
 }
 
 /// The adopted suite's files: `files` (the merged suite's, its manifest `manifest`) with the
-/// `renames` applied and `version` stamped.
+/// `renames` applied and `version` stamped. The manifest keeps the layout of `original` (the
+/// suite's own manifest text) wherever it is unchanged ([`print::over`]).
 pub fn finalise(
     mut files: BTreeMap<String, Vec<u8>>,
     manifest: &Value,
+    original: Option<&str>,
     renames: &BTreeMap<String, String>,
     version: &str,
 ) -> BTreeMap<String, Vec<u8>> {
@@ -99,8 +102,14 @@ pub fn finalise(
     {
         map.insert("conformance_version".into(), Value::String(version.into()));
     }
-    let mut text = serde_json::to_string_pretty(&manifest).expect("a JSON value serialises");
-    text.push('\n');
+    let text = original
+        .and_then(|o| print::over(o, &manifest))
+        .unwrap_or_else(|| {
+            let mut text =
+                serde_json::to_string_pretty(&manifest).expect("a JSON value serialises");
+            text.push('\n');
+            text
+        });
     files.insert(MANIFEST.to_string(), text.into_bytes());
     files.insert(
         VERSION_FILE.to_string(),
@@ -167,7 +176,7 @@ mod tests {
         let merged = files(&["fixtures/proposal-a.json", "fixtures/c.json"]);
         let proposed = ["fixtures/proposal-a.json".to_string()].into();
         let renames = plan(&proposed, &merged).unwrap();
-        let out = finalise(merged, &manifest, &renames, "1.9.0");
+        let out = finalise(merged, &manifest, None, &renames, "1.9.0");
         assert!(out.contains_key("fixtures/a.json"));
         assert!(!out.contains_key("fixtures/proposal-a.json"));
         assert_eq!(out[VERSION_FILE], b"1.9.0\n");

@@ -292,13 +292,14 @@ fn the_real_release_reads_the_same_everywhere() {
     let out = tempfile::tempdir().unwrap();
     // Releasing validates the suite first: this needs the real 1.8.0 to validate clean (it does
     // once the redis_layout evaluator lands).
-    let asset = std::fs::read(kit::released(&kit::bundled_suite(), out.path())).unwrap();
-    let version = kit::bundled_version();
+    let real = kit::suite_copy_of(&kit::real_1_8_0());
+    let asset = std::fs::read(kit::released(&real.path(), out.path())).unwrap();
+    let version = "1.8.0".to_string();
     let root = format!("babelqueue-conformance-{version}");
     let files = accepted(&asset, &version).expect("the real release is accepted");
     // What the verifier handed on is the suite itself, byte for byte, plus the LICENSE: the real
     // 1.8.0 has 61 files (CONFORMANCE_VERSION, manifest.json, 56 fixtures, 3 schema files).
-    let suite = kit::bundled_suite();
+    let suite = kit::real_1_8_0();
     let mut expected = BTreeMap::new();
     for e in walkdir::WalkDir::new(&suite).min_depth(1) {
         let e = e.unwrap();

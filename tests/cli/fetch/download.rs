@@ -1380,12 +1380,16 @@ fn fetch_check_of_the_bundled_suite_against_its_own_release_is_clean() {
     // Clean: suite/ is byte for byte the release (the targets file sits at the repository root),
     // so there is not even a note about a file outside the vendored set.
     assert!(findings(&doc).is_empty(), "{doc:#}");
-    // The real published release kept in the tests checks clean against it too: suite/ is that
-    // release, byte for byte.
+    // The real published release kept in the tests checks clean against it too while suite/ is
+    // that release, byte for byte (until the proposal is adopted: then no real release has its
+    // version yet).
     let real = real_release(&version);
-    let (code, doc, stderr) = fetch_json(&base, &["--check", &version, real.to_str().unwrap()]);
-    assert_eq!(code, 0, "{doc:#} {stderr}");
-    assert!(findings(&doc).is_empty(), "{doc:#}");
+    if real.is_dir() {
+        let args = ["--check", &version, real.to_str().unwrap()];
+        let (code, doc, stderr) = fetch_json(&base, &args);
+        assert_eq!(code, 0, "{doc:#} {stderr}");
+        assert!(findings(&doc).is_empty(), "{doc:#}");
+    }
     // And it unpacks to the same vendored set.
     let work = tempfile::tempdir().unwrap();
     let dest = work.path().join("conformance");

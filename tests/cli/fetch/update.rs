@@ -386,7 +386,7 @@ fn fetch_update_names_every_file_it_deletes() {
             .starts_with("deleted ")
             && l.as_str()
                 .unwrap()
-                .ends_with("local-one.json (not in release 1.8.0)")),
+                .ends_with(&format!("local-one.json (not in release {version})"))),
         "{doc:#}"
     );
 }

@@ -9,7 +9,7 @@ use std::process::Output;
 
 use serde_json::Value;
 
-use super::{bqsuite_in, bundled_suite, copy_tree, data, repo_targets, unversioned_copy};
+use super::{bqsuite_in, copy_tree, data, real_1_8_0, repo_targets, unversioned_copy};
 
 /// The targets of the repository's sync-targets.txt, in order.
 pub fn real_targets() -> Vec<String> {
@@ -44,7 +44,9 @@ impl Fleet {
         let dir = tempfile::tempdir().unwrap();
         let fleet = Fleet { dir };
         let repo = fleet.repo();
-        copy_tree(&bundled_suite(), &repo.join("suite"));
+        // The canonical suite: the real 1.8.0, which the fleet's copies are pinned against
+        // (suite/ holds it only until the proposal is adopted).
+        copy_tree(&real_1_8_0(), &repo.join("suite"));
         fs::copy(repo_targets(), repo.join("sync-targets.txt")).unwrap();
         for target in real_targets() {
             if !NOT_CLONED.contains(&repo_of(&target)) {

@@ -15,10 +15,13 @@ use crate::kit::*;
 
 // ---------------------------------------------------------------------------------- fetch
 
-/// A file:// mirror holding the release of the bundled suite, as `release` writes it.
+/// A file:// mirror holding the real release 1.8.0, as `release` writes it.
 fn mirror() -> (tempfile::TempDir, String, String) {
     let dir = tempfile::tempdir().unwrap();
-    released(&bundled_suite(), &dir.path().join("mirror"));
+    released(
+        &suite_copy_of(&real_1_8_0()).path(),
+        &dir.path().join("mirror"),
+    );
     let url = file_url(&dir.path().join("mirror"));
     let sha = sha256_of(
         &dir.path()
@@ -127,7 +130,7 @@ fn fetch_check_documents_conform() {
     let cwd = dir.path();
     let env = [("BQ_CONFORMANCE_BASE_URL", url.as_str())];
     let copy = cwd.join("sdk/tests/conformance");
-    copy_tree(&bundled_suite(), &copy);
+    copy_tree(&real_1_8_0(), &copy);
     let doc = run(cwd, &["fetch", "--check", "1.8.0", s(&copy)], &env, 0);
     assert_eq!(doc["data"]["copy"]["known_release"], "1.8.0");
     fs::write(copy.join("fixtures/order-created.json"), "{}\n").unwrap();
@@ -160,8 +163,9 @@ fn workspace(targets: &str) -> tempfile::TempDir {
     dir
 }
 
+/// `sync` with the real 1.8.0 as the canonical suite.
 fn run_sync(dir: &Path, extra: &[&str], exit: i32) -> Value {
-    let suite = bundled_suite();
+    let suite = real_1_8_0();
     let args = sync_args(&suite, &dir.join("ws"), &dir.join("targets.txt"), extra);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     run(dir, &args, &[], exit)
@@ -195,7 +199,7 @@ fn sync_says_what_it_wrote() {
 fn sync_check_documents_conform() {
     let dir = workspace("php-sdk/tests/conformance\n");
     copy_tree(
-        &bundled_suite(),
+        &real_1_8_0(),
         &dir.path().join("ws/php-sdk/tests/conformance"),
     );
     let doc = run_sync(dir.path(), &["--check"], 0);
@@ -235,7 +239,8 @@ fn sync_check_documents_conform() {
 
 #[test]
 fn results_check_gives_each_sdk_its_counts() {
-    let suite = bundled_suite();
+    // The example results were made against the real 1.8.0.
+    let suite = real_1_8_0();
     let cwd = tempfile::tempdir().unwrap();
     let php = example_results("php-sdk.results.json");
     let doc = run(
@@ -313,7 +318,7 @@ fn results_check_gives_each_sdk_its_counts() {
 
 #[test]
 fn results_matrix_gives_every_column() {
-    let suite = bundled_suite();
+    let suite = real_1_8_0();
     let cwd = tempfile::tempdir().unwrap();
     let (php, python) = (
         example_results("php-sdk.results.json"),

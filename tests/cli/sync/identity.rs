@@ -169,8 +169,9 @@ fn a_release_copy_without_version_file_or_manifest_version_is_unversioned() {
 
 fn fetch_check(copy: &Path, version: &str) -> std::process::Output {
     let dist = tempfile::tempdir().unwrap();
-    released(&kit::bundled_suite(), dist.path());
-    assert_eq!(version, kit::bundled_version());
+    // The release the copies are checked against: the real 1.8.0.
+    released(&kit::suite_copy_of(&kit::real_1_8_0()).path(), dist.path());
+    assert_eq!(version, "1.8.0");
     kit::command()
         .args(["fetch", "--check", version, copy.to_str().unwrap()])
         .args(["--format", "json"])

@@ -46,6 +46,12 @@ fn snapshot(root: &Path) -> BTreeMap<String, (String, Vec<u8>, Option<SystemTime
     out
 }
 
+/// The suite the workspaces are synced with: the real 1.8.0, whose facts (its version, its 61
+/// files) the tests state (`suite/` holds it only until the proposal is adopted).
+fn canonical() -> PathBuf {
+    real_1_8_0()
+}
+
 struct Workspace {
     dir: tempfile::TempDir,
     targets: PathBuf,
@@ -71,14 +77,14 @@ impl Workspace {
         self.ws().join(rel)
     }
 
-    /// Vendors the bundled suite into `target` by copying it (as an SDK would have done).
+    /// Vendors the canonical suite into `target` by copying it (as an SDK would have done).
     fn vendor(&self, target: &str) {
-        vendor_set(&bundled_suite(), &self.path(target));
+        vendor_set(&canonical(), &self.path(target));
     }
 
-    /// `sync` over this workspace with the bundled suite, then `extra`.
+    /// `sync` over this workspace with the canonical suite, then `extra`.
     fn args(&self, extra: &[&str]) -> Vec<String> {
-        sync_args(&bundled_suite(), &self.ws(), &self.targets, extra)
+        sync_args(&canonical(), &self.ws(), &self.targets, extra)
     }
 
     fn run(&self, extra: &[&str]) -> (i32, Value, String) {
@@ -333,7 +339,7 @@ fn sync_fixes_drift_without_touching_sdk_files_or_identical_files() {
     assert!(!d.join("fixtures/stale-extra.json").exists());
     assert_eq!(
         fs::read(d.join("manifest.json")).unwrap(),
-        fs::read(bundled_suite().join("manifest.json")).unwrap()
+        fs::read(canonical().join("manifest.json")).unwrap()
     );
     assert_eq!(
         fs::read_to_string(d.join("conformance_test.go")).unwrap(),
@@ -749,11 +755,7 @@ fn check_refuses_a_link_or_fifo_standing_for_a_file_with_the_same_bytes() {
     // --check must refuse both copies, never find them in sync.
     let w = Workspace::new("linked/tests/conformance\nfifo/tests/conformance\n");
     let outside = w.dir.path().join("order-created.json");
-    fs::copy(
-        bundled_suite().join("fixtures/order-created.json"),
-        &outside,
-    )
-    .unwrap();
+    fs::copy(canonical().join("fixtures/order-created.json"), &outside).unwrap();
     w.vendor("linked/tests/conformance");
     let linked = w.path("linked/tests/conformance/fixtures/order-created.json");
     fs::remove_file(&linked).unwrap();
