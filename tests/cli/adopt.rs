@@ -154,6 +154,19 @@ fn an_adopted_proposal_validates_releases_and_diffs_as_a_minor_release() {
     let (exit, doc) = repo.json(&["diff", s(&real), "suite"]);
     assert_eq!(exit, 0, "{doc:#}");
     assert_eq!(doc["data"]["required_bump"], "minor");
+    // And against the real 1.8.0's asset as its old pipeline packed it (GNU tar, then gzip -n).
+    let pack = format!(
+        "set -e; r=babelqueue-conformance-1.8.0; mkdir -p published/$r; \
+         cp -R {}/. published/$r/; cp LICENSE-suite published/$r/LICENSE; cd published; \
+         tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf - $r | gzip -n > $r.tar.gz",
+        s(&real)
+    );
+    let packed = paste(&root, &pack);
+    assert_eq!(code(&packed), 0, "{}", stderr(&packed));
+    let asset = root.join("published/babelqueue-conformance-1.8.0.tar.gz");
+    let (exit, doc) = repo.json(&["diff", s(&asset), "suite"]);
+    assert_eq!(exit, 0, "{doc:#}");
+    assert_eq!(doc["data"]["required_bump"], "minor");
 
     // The proposal is left empty, and both commands that read it say so.
     assert_eq!(

@@ -9,7 +9,7 @@ use std::fs;
 
 use serde_json::Value;
 
-use crate::kit::{bqsuite, bundled_version, code, root, source, stderr, stdout};
+use crate::kit::{bqsuite, bundled_version, code, source, stderr, stdout};
 
 /// Roff as a reader sees it: `\-` is a dash, font changes dropped.
 fn plain(page: &str) -> String {
