@@ -2,13 +2,13 @@
 //!
 //! The proposal is merged into the suite by the merge `validate --proposal` and `mutants
 //! --proposal` use ([`crate::commands::proposal::merge`]); each proposed fixture takes its final
-//! name ([`names`]); VERSION goes into CONFORMANCE_VERSION and the manifest. Before anything is
+//! name (`names.rs`); VERSION goes into CONFORMANCE_VERSION and the manifest. Before anything is
 //! written, the result must be a release: VERSION is SemVer, greater than the suite's version and
 //! makes the bump the change needs (the classifier and version rules of `diff`), the proposal
 //! adds something, and the adopted suite validates. Any refusal is a finding (exit 1) and
 //! nothing is written. Then the adopted suite and the emptied proposal (`manifest.json` `{}`, an
 //! empty `fixtures/`) are each written beside the directory they replace and swapped in by
-//! renames ([`swap`]): a failure leaves both as they were.
+//! renames (`swap.rs`): a failure leaves both as they were.
 
 mod codes;
 mod findings;
