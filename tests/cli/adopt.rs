@@ -9,55 +9,6 @@ use serde_json::{Value, json};
 
 use crate::kit::*;
 
-/// The fixture the test's case reads, under its proposed name, and its name once adopted.
-const PROPOSED_FIXTURE: &str = "fixtures/proposal-adopt-test-null-job.json";
-const ADOPTED_FIXTURE: &str = "fixtures/adopt-test-null-job.json";
-/// The name of the test's case in section `job_type`.
-const CASE: &str = "adopt-test-null-job-falls-back";
-
-/// The suite's version with `bump` applied: `major`, `minor` or `patch`.
-fn bumped(repo: &Repo, bump: &str) -> String {
-    let text = fs::read_to_string(repo.path("suite/CONFORMANCE_VERSION")).unwrap();
-    let core = text.trim().split(['-', '+']).next().unwrap().to_string();
-    let n: Vec<u64> = core.split('.').map(|p| p.parse().unwrap()).collect();
-    match bump {
-        "major" => format!("{}.0.0", n[0] + 1),
-        "minor" => format!("{}.{}.0", n[0], n[1] + 1),
-        _ => format!("{}.{}.{}", n[0], n[1], n[2] + 1),
-    }
-}
-
-fn version_of(repo: &Repo) -> String {
-    fs::read_to_string(repo.path("suite/CONFORMANCE_VERSION"))
-        .unwrap()
-        .trim()
-        .to_string()
-}
-
-/// Adds to the proposal a case of `job_type` that reads a fixture of its own: a copy of the
-/// suite's first `job_type` case and its fixture, under new names.
-fn propose_case(repo: &Repo) {
-    let suite = repo.read_json("suite/manifest.json");
-    let mut case = suite["job_type"]["cases"][0].clone();
-    let source = case["file"].as_str().unwrap().to_string();
-    fs::create_dir_all(repo.path("proposal/fixtures")).unwrap();
-    fs::copy(
-        repo.path(&format!("suite/{source}")),
-        repo.path(&format!("proposal/{PROPOSED_FIXTURE}")),
-    )
-    .unwrap();
-    case["name"] = json!(CASE);
-    case["file"] = json!(PROPOSED_FIXTURE);
-    repo.edit("proposal/manifest.json", |m| {
-        let section = m
-            .as_object_mut()
-            .unwrap()
-            .entry("job_type")
-            .or_insert_with(|| json!({"cases": []}));
-        section["cases"].as_array_mut().unwrap().push(case);
-    });
-}
-
 /// The number of cases `bqsuite ARGS --format json` (a validate) counts.
 fn cases_of(repo: &Repo, args: &[&str]) -> u64 {
     let (exit, doc) = repo.json(args);
@@ -92,9 +43,9 @@ fn counted(doc: &Value) -> (u64, u64) {
 #[test]
 fn an_adopted_proposal_validates_releases_and_diffs_as_a_minor_release() {
     let repo = Repo::new();
-    propose_case(&repo);
-    let base = version_of(&repo);
-    let next = bumped(&repo, "minor");
+    repo.propose_case();
+    let base = repo.version();
+    let next = repo.bumped("minor");
     let expected = cases_of(&repo, &["validate", "suite", "--proposal", "proposal"]);
     // The release before, as its asset, where the next step's `diff` looks for it.
     let root = repo.path("");
@@ -108,7 +59,7 @@ fn an_adopted_proposal_validates_releases_and_diffs_as_a_minor_release() {
     let out = repo.run(&["adopt", &next], false);
     let text = stdout(&out);
     assert_eq!(code(&out), 0, "{text}{}", stderr(&out));
-    assert_eq!(version_of(&repo), next);
+    assert_eq!(repo.version(), next);
     let manifest = repo.read_json("suite/manifest.json");
     assert_eq!(manifest["conformance_version"], next.as_str());
 
@@ -191,8 +142,8 @@ fn an_adopted_proposal_validates_releases_and_diffs_as_a_minor_release() {
 #[test]
 fn proposed_fixtures_take_their_final_names_and_every_reference_follows() {
     let repo = Repo::new();
-    propose_case(&repo);
-    let (exit, doc) = repo.json(&["adopt", &bumped(&repo, "minor")]);
+    repo.propose_case();
+    let (exit, doc) = repo.json(&["adopt", &repo.bumped("minor")]);
     assert_eq!(exit, 0, "{doc:#}");
     assert!(
         doc["data"]["renamed"]
@@ -220,7 +171,7 @@ fn proposed_fixtures_take_their_final_names_and_every_reference_follows() {
         .as_array()
         .unwrap()
         .iter()
-        .find(|c| c["name"] == CASE)
+        .find(|c| c["name"] == PROPOSED_CASE)
         .unwrap();
     assert_eq!(case["file"], ADOPTED_FIXTURE);
     // The suite's manifest keeps its own layout: every line of it is still there (one that now
@@ -244,7 +195,7 @@ fn proposed_fixtures_take_their_final_names_and_every_reference_follows() {
 #[test]
 fn a_final_name_the_suite_already_has_is_refused_and_nothing_is_written() {
     let repo = Repo::new();
-    propose_case(&repo);
+    repo.propose_case();
     // A second proposed fixture whose final name is a fixture of the suite.
     let taken = repo.read_json("suite/manifest.json")["job_type"]["cases"][0]["file"]
         .as_str()
@@ -265,7 +216,7 @@ fn a_final_name_the_suite_already_has_is_refused_and_nothing_is_written() {
         cases.push(twin);
     });
     let before = snapshot(&repo.path(""));
-    let (exit, doc) = repo.json(&["adopt", &bumped(&repo, "minor")]);
+    let (exit, doc) = repo.json(&["adopt", &repo.bumped("minor")]);
     assert_eq!(exit, 1, "{doc:#}");
     assert_untouched(&repo.path(""), &before, "something was written");
     let clash = findings(&doc, "adopt-fixture-name-taken");
@@ -298,11 +249,11 @@ fn propose_a_parameter(repo: &Repo) {
 #[test]
 fn a_change_that_is_not_additive_is_refused_under_a_minor_version_and_adopted_under_a_major() {
     let repo = Repo::new();
-    propose_case(&repo);
+    repo.propose_case();
     propose_a_parameter(&repo);
     let before = snapshot(&repo.path(""));
-    let minor = bumped(&repo, "minor");
-    let major = bumped(&repo, "major");
+    let minor = repo.bumped("minor");
+    let major = repo.bumped("major");
     let (exit, doc) = repo.json(&["adopt", &minor]);
     assert_eq!(exit, 1, "{doc:#}");
     assert_untouched(&repo.path(""), &before, "something was written");
@@ -326,7 +277,7 @@ fn a_change_that_is_not_additive_is_refused_under_a_minor_version_and_adopted_un
 
     let (exit, doc) = repo.json(&["adopt", &major]);
     assert_eq!(exit, 0, "{doc:#}");
-    assert_eq!(version_of(&repo), major);
+    assert_eq!(repo.version(), major);
     let manifest = repo.read_json("suite/manifest.json");
     assert_eq!(
         manifest["kafka"]["attempts_reconciliation"]["adopt_test_parameter"],
@@ -337,9 +288,9 @@ fn a_change_that_is_not_additive_is_refused_under_a_minor_version_and_adopted_un
 #[test]
 fn a_version_that_is_not_semver_not_greater_or_short_of_the_bump_is_refused() {
     let repo = Repo::new();
-    propose_case(&repo);
-    let base = version_of(&repo);
-    let minor = bumped(&repo, "minor");
+    repo.propose_case();
+    let base = repo.version();
+    let minor = repo.bumped("minor");
     let fix = format!("bqsuite adopt {minor} suite --proposal proposal");
     let before = snapshot(&repo.path(""));
     for (version, expected) in [
@@ -347,7 +298,7 @@ fn a_version_that_is_not_semver_not_greater_or_short_of_the_bump_is_refused() {
         ("next".to_string(), "adopt-version-invalid"),
         (base.clone(), "adopt-version-not-greater"),
         ("0.1.0".to_string(), "adopt-version-not-greater"),
-        (bumped(&repo, "patch"), "adopt-version-insufficient"),
+        (repo.bumped("patch"), "adopt-version-insufficient"),
     ] {
         let (exit, doc) = repo.json(&["adopt", &version]);
         assert_eq!(exit, 1, "{version}: {doc:#}");
@@ -363,7 +314,7 @@ fn a_version_that_is_not_semver_not_greater_or_short_of_the_bump_is_refused() {
     // The fix, pasted, adopts.
     let pasted = paste(&repo.path(""), &fix);
     assert_eq!(code(&pasted), 0, "{}{}", stdout(&pasted), stderr(&pasted));
-    assert_eq!(version_of(&repo), minor);
+    assert_eq!(repo.version(), minor);
 }
 
 #[test]
@@ -372,7 +323,7 @@ fn an_empty_proposal_is_refused_and_nothing_is_written() {
     fs::write(repo.path("proposal/manifest.json"), "{}\n").unwrap();
     fs::remove_dir_all(repo.path("proposal/fixtures")).unwrap();
     let before = snapshot(&repo.path(""));
-    let out = repo.run(&["adopt", &bumped(&repo, "minor")], false);
+    let out = repo.run(&["adopt", &repo.bumped("minor")], false);
     assert_eq!(code(&out), 1, "{}", stdout(&out));
     assert_untouched(&repo.path(""), &before, "something was written");
     let text = stdout(&out);
@@ -387,10 +338,10 @@ fn an_empty_proposal_is_refused_and_nothing_is_written() {
 #[test]
 fn json_is_one_document_whose_counts_are_its_findings() {
     let repo = Repo::new();
-    propose_case(&repo);
+    repo.propose_case();
     propose_a_parameter(&repo);
     // Refused: one finding per change of the parameter, and a version that is not SemVer.
-    for version in [bumped(&repo, "minor"), "x".to_string()] {
+    for version in [repo.bumped("minor"), "x".to_string()] {
         let (exit, doc) = repo.json(&["adopt", &version]);
         assert_eq!(exit, 1, "{doc:#}");
         assert_eq!(doc["command"], "adopt");
@@ -403,7 +354,7 @@ fn json_is_one_document_whose_counts_are_its_findings() {
         assert_eq!(doc["data"]["next"], json!([]));
     }
     // Adopted.
-    let (exit, doc) = repo.json(&["adopt", &bumped(&repo, "major")]);
+    let (exit, doc) = repo.json(&["adopt", &repo.bumped("major")]);
     assert_eq!(exit, 0, "{doc:#}");
     let (errors, warnings) = counted(&doc);
     assert_eq!(
@@ -427,13 +378,13 @@ fn json_is_one_document_whose_counts_are_its_findings() {
 #[test]
 fn a_directory_that_cannot_be_written_leaves_suite_and_proposal_as_they_were() {
     let repo = Repo::new();
-    propose_case(&repo);
+    repo.propose_case();
     let before = snapshot(&repo.path(""));
     let root = repo.path("");
     if !make_read_only(&root) {
         return; // neither the immutable attribute nor the mode is enforced here
     }
-    let out = repo.run(&["adopt", &bumped(&repo, "minor")], false);
+    let out = repo.run(&["adopt", &repo.bumped("minor")], false);
     make_writable(&root);
     assert_eq!(code(&out), 2, "{}{}", stdout(&out), stderr(&out));
     assert!(!stderr(&out).contains("os error"), "{}", stderr(&out));
@@ -444,12 +395,12 @@ fn a_directory_that_cannot_be_written_leaves_suite_and_proposal_as_they_were() {
 #[test]
 fn an_old_copy_that_cannot_be_removed_is_a_warning_with_the_command_that_removes_it() {
     let repo = Repo::new();
-    propose_case(&repo);
+    repo.propose_case();
     let fixtures = repo.path("suite/fixtures");
     if !make_read_only(&fixtures) {
         return;
     }
-    let (exit, doc) = repo.json(&["adopt", &bumped(&repo, "minor")]);
+    let (exit, doc) = repo.json(&["adopt", &repo.bumped("minor")]);
     // The old suite (and its locked fixtures/) was moved aside: unlock it there.
     let aside: Vec<std::path::PathBuf> = fs::read_dir(repo.path(""))
         .unwrap()
@@ -474,7 +425,7 @@ fn an_old_copy_that_cannot_be_removed_is_a_warning_with_the_command_that_removes
     let remove = help.split('`').nth(1).unwrap();
     assert_eq!(code(&paste(&repo.path(""), remove)), 0);
     assert!(!aside[0].exists());
-    assert_eq!(version_of(&repo), bumped_from(&doc));
+    assert_eq!(repo.version(), bumped_from(&doc));
 }
 
 /// The version a successful `adopt --format json` document adopted.

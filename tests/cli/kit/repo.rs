@@ -6,9 +6,15 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use super::{SUITE_LICENSE, bundled_suite, code, command, copy_tree, json, root, suite_license};
+
+/// The fixture [`Repo::propose_case`] adds, under its proposed name and under the name it is
+/// adopted with, and the name of its case in section `job_type`.
+pub const PROPOSED_FIXTURE: &str = "fixtures/proposal-adopt-test-null-job.json";
+pub const ADOPTED_FIXTURE: &str = "fixtures/adopt-test-null-job.json";
+pub const PROPOSED_CASE: &str = "adopt-test-null-job-falls-back";
 
 /// A temporary repository root with `suite/`, `proposal/` and `LICENSE-suite`.
 pub struct Repo {
@@ -74,5 +80,50 @@ impl Repo {
         all.extend(["--format", "json"]);
         let out = self.run(&all, false);
         (code(&out), json(&out))
+    }
+
+    /// The suite's CONFORMANCE_VERSION.
+    pub fn version(&self) -> String {
+        fs::read_to_string(self.path("suite/CONFORMANCE_VERSION"))
+            .unwrap()
+            .trim()
+            .to_string()
+    }
+
+    /// The suite's version with `bump` applied: `major`, `minor` or `patch`.
+    pub fn bumped(&self, bump: &str) -> String {
+        let version = self.version();
+        let core = version.split(['-', '+']).next().unwrap();
+        let n: Vec<u64> = core.split('.').map(|p| p.parse().unwrap()).collect();
+        match bump {
+            "major" => format!("{}.0.0", n[0] + 1),
+            "minor" => format!("{}.{}.0", n[0], n[1] + 1),
+            _ => format!("{}.{}.{}", n[0], n[1], n[2] + 1),
+        }
+    }
+
+    /// Adds to the proposal a case of `job_type` that reads a fixture of its own
+    /// ([`PROPOSED_CASE`], [`PROPOSED_FIXTURE`]): a copy of the suite's first `job_type` case and
+    /// its fixture, so that a test does not depend on what the project's proposal holds.
+    pub fn propose_case(&self) {
+        let suite = self.read_json("suite/manifest.json");
+        let mut case = suite["job_type"]["cases"][0].clone();
+        let source = case["file"].as_str().unwrap().to_string();
+        fs::create_dir_all(self.path("proposal/fixtures")).unwrap();
+        fs::copy(
+            self.path(&format!("suite/{source}")),
+            self.path(&format!("proposal/{PROPOSED_FIXTURE}")),
+        )
+        .unwrap();
+        case["name"] = json!(PROPOSED_CASE);
+        case["file"] = json!(PROPOSED_FIXTURE);
+        self.edit("proposal/manifest.json", |m| {
+            let section = m
+                .as_object_mut()
+                .unwrap()
+                .entry("job_type")
+                .or_insert_with(|| json!({"cases": []}));
+            section["cases"].as_array_mut().unwrap().push(case);
+        });
     }
 }

@@ -294,6 +294,47 @@ fn mutants_lists_the_survivors() {
     assert_eq!(doc["error"]["kind"], "not-found");
 }
 
+// ---------------------------------------------------------------------------------- adopt
+
+#[test]
+fn adopt_says_what_it_wrote_and_why_not() {
+    let repo = Repo::new();
+    repo.propose_case();
+    let cwd = repo.path("");
+    // Refused: a version that is not SemVer. Nothing written, and still the facts.
+    let doc = run(&cwd, &["adopt", "next"], &[], 1);
+    let data = &doc["data"];
+    assert_eq!(data["adopted"], false);
+    assert_eq!(data["base_version"], repo.version().as_str());
+    assert_eq!(data["next"], json!([]));
+    assert_eq!(data["suite"]["cases"], data["suite"]["evaluator"]["pass"]);
+
+    // Adopted: what was added, renamed, written and deleted, and what to run next.
+    let next = repo.bumped("minor");
+    let doc = run(&cwd, &["adopt", &next], &[], 0);
+    let data = &doc["data"];
+    assert_eq!(
+        (&data["adopted"], &data["version"], &data["required_bump"]),
+        (&json!(true), &json!(next), &json!("minor"))
+    );
+    assert!(data["cases_added"].as_u64().unwrap() >= 1, "{doc:#}");
+    let renamed = json!({"from": format!("proposal/{PROPOSED_FIXTURE}"),
+                         "to": format!("suite/{ADOPTED_FIXTURE}")});
+    assert!(data["renamed"].as_array().unwrap().contains(&renamed));
+    let written = data["written"].as_array().unwrap();
+    assert!(written.contains(&json!(format!("suite/{ADOPTED_FIXTURE}"))));
+    assert!(written.contains(&json!("proposal/manifest.json")));
+    let deleted = json!(format!("proposal/{PROPOSED_FIXTURE}"));
+    assert!(data["deleted"].as_array().unwrap().contains(&deleted));
+    assert_eq!(data["next"].as_array().unwrap().len(), 3);
+    assert_eq!(data["suite"]["version"], json!(next));
+
+    // Could not run: no proposal directory.
+    let doc = run(&cwd, &["adopt", "9.0.0", "--proposal", "absent"], &[], 2);
+    assert_eq!(doc["error"]["kind"], "not-found");
+    assert_eq!(doc["command"], "adopt");
+}
+
 // ---------------------------------------------------------------------------------- release
 
 #[test]
