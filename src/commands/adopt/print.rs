@@ -8,7 +8,7 @@
 
 use serde_json::Value;
 
-use bqsuite_core::json::{self, Kind, Node, Pos};
+use bqsuite_core::json::{self, Kind, Node, Pos, scan};
 
 /// `value` (the adopted manifest) written over `original` (the suite's manifest text), or `None`
 /// when the original's layout cannot be kept.
@@ -114,7 +114,7 @@ impl<'a> Source<'a> {
                 self.close(at, b']', out)
             }
             _ => {
-                let end = self.end_of(node, start)?;
+                let end = self.end_of(start)?;
                 let same = json::parse(self.text.get(start..end)?)
                     .ok()
                     .is_some_and(|n| n.to_value() == *value);
@@ -159,47 +159,9 @@ impl<'a> Source<'a> {
         Some(end)
     }
 
-    /// The offset just past the value `node` that starts at `start`.
-    fn end_of(&self, node: &Node, start: usize) -> Option<usize> {
-        let bytes = self.text.as_bytes();
-        match &node.kind {
-            Kind::Object(_) | Kind::Array(_) => {
-                let (mut depth, mut i, mut in_string) = (0usize, start, false);
-                while let Some(&b) = bytes.get(i) {
-                    match (in_string, b) {
-                        (true, b'\\') => i += 1,
-                        (true, b'"') | (false, b'"') => in_string = !in_string,
-                        (false, b'{' | b'[') => depth += 1,
-                        (false, b'}' | b']') => {
-                            depth -= 1;
-                            if depth == 0 {
-                                return Some(i + 1);
-                            }
-                        }
-                        _ => {}
-                    }
-                    i += 1;
-                }
-                None
-            }
-            Kind::String(_) => {
-                let mut i = start + 1;
-                loop {
-                    match bytes.get(i)? {
-                        b'\\' => i += 2,
-                        b'"' => return Some(i + 1),
-                        _ => i += 1,
-                    }
-                }
-            }
-            _ => {
-                let len = bytes[start..]
-                    .iter()
-                    .position(|b| b.is_ascii_whitespace() || b",}]".contains(b))
-                    .unwrap_or(bytes.len() - start);
-                Some(start + len)
-            }
-        }
+    /// The offset just past the value that starts at `start`.
+    fn end_of(&self, start: usize) -> Option<usize> {
+        scan::value_end(self.text.as_bytes(), start)
     }
 }
 

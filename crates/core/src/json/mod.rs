@@ -11,6 +11,7 @@
 pub mod locate;
 pub mod parse;
 pub mod pointer;
+pub mod scan;
 pub mod value;
 
 pub use locate::{key_position_of, position_of};

@@ -2,6 +2,8 @@
 //! with last-wins semantics hides, needed to tell that a key was repeated (`cases`,
 //! duplicate-keys-last-wins). A byte scan over text already checked to be valid JSON.
 
+use bqsuite_core::json::scan::{skip_ws, string_end, value_end};
+
 /// The top-level keys of `text` in textual order, repeats included (escapes decoded), or `None`
 /// when `text` is not a JSON object.
 pub fn top_level_keys(text: &str) -> Option<Vec<String>> {
@@ -28,7 +30,7 @@ pub fn top_level_keys(text: &str) -> Option<Vec<String>> {
         if bytes.get(i) != Some(&b':') {
             return None;
         }
-        i = skip_value(bytes, skip_ws(bytes, i + 1))?;
+        i = value_end(bytes, skip_ws(bytes, i + 1))?;
         i = skip_ws(bytes, i);
         match bytes.get(i) {
             Some(b',') => i = skip_ws(bytes, i + 1),
@@ -56,63 +58,6 @@ pub fn duplicate_top_level_keys(text: &str) -> Vec<String> {
         }
     }
     repeated
-}
-
-fn skip_ws(bytes: &[u8], mut i: usize) -> usize {
-    while matches!(bytes.get(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-        i += 1;
-    }
-    i
-}
-
-/// Index just past the closing quote of the string starting at `start` (which holds `"`).
-fn string_end(bytes: &[u8], start: usize) -> Option<usize> {
-    let mut i = start + 1;
-    loop {
-        match bytes.get(i)? {
-            b'\\' => i += 2,
-            b'"' => return Some(i + 1),
-            _ => i += 1,
-        }
-    }
-}
-
-/// Index just past the JSON value starting at `start` (input already known to be valid JSON).
-fn skip_value(bytes: &[u8], start: usize) -> Option<usize> {
-    match bytes.get(start)? {
-        b'"' => string_end(bytes, start),
-        b'{' | b'[' => {
-            let mut depth = 0usize;
-            let mut i = start;
-            loop {
-                match bytes.get(i)? {
-                    b'"' => {
-                        i = string_end(bytes, i)?;
-                        continue;
-                    }
-                    b'{' | b'[' => depth += 1,
-                    b'}' | b']' => {
-                        depth = depth.checked_sub(1)?;
-                        if depth == 0 {
-                            return Some(i + 1);
-                        }
-                    }
-                    _ => {}
-                }
-                i += 1;
-            }
-        }
-        _ => {
-            let mut i = start;
-            while let Some(b) = bytes.get(i) {
-                if matches!(b, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r') {
-                    break;
-                }
-                i += 1;
-            }
-            Some(i)
-        }
-    }
 }
 
 #[cfg(test)]
