@@ -283,3 +283,14 @@ pub fn diff(data: &[u8]) {
         let _ = (outcome.sufficient(), outcome.bump_line());
     }
 }
+
+/// The SBP model's invariants on any input, under the default limits and under small ones that
+/// inputs of a few KiB can exceed (`bqsuite_sbp::fuzzing::check`).
+pub fn sbp_decode(data: &[u8]) {
+    use bqsuite_sbp::{Limits, fuzzing};
+    for limits in [&Limits::DEFAULT, &fuzzing::FUZZ_LIMITS] {
+        if let Err(broken) = fuzzing::check(data, limits) {
+            panic!("{broken}");
+        }
+    }
+}

@@ -62,3 +62,8 @@ fn targets() {
 fn diff() {
     replay("diff", harness::diff);
 }
+
+#[test]
+fn sbp_decode() {
+    replay("sbp_decode", harness::sbp_decode);
+}
