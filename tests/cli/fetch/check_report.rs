@@ -2,42 +2,12 @@
 //! the findings it lists (JSON and the job summary), and the cases that read an edited file.
 
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::Output;
+use std::path::Path;
 
 use serde_json::Value;
 
+use super::setup::Setup;
 use crate::kit::*;
-
-/// A file:// mirror holding the release of the bundled suite, and an SDK checkout whose
-/// `tests/conformance` is a copy of the bundled suite.
-struct Setup {
-    dir: tempfile::TempDir,
-}
-
-impl Setup {
-    fn new() -> Setup {
-        let dir = tempfile::tempdir().unwrap();
-        released(&bundled_suite(), &dir.path().join("mirror"));
-        vendor_set(&bundled_suite(), &dir.path().join("sdk/tests/conformance"));
-        Setup { dir }
-    }
-
-    fn copy(&self) -> PathBuf {
-        self.dir.path().join("sdk/tests/conformance")
-    }
-
-    /// `fetch --check VERSION tests/conformance` in the SDK checkout, then `extra`.
-    fn check(&self, extra: &[&str], env: &[(&str, &str)]) -> Output {
-        let url = file_url(&self.dir.path().join("mirror"));
-        let version = bundled_version();
-        let mut args = vec!["fetch", "--check", &version, "tests/conformance"];
-        args.extend_from_slice(extra);
-        let mut all_env = vec![("BQ_CONFORMANCE_BASE_URL", url.as_str())];
-        all_env.extend_from_slice(env);
-        run_in(&self.dir.path().join("sdk"), &args, &all_env)
-    }
-}
 
 /// The manifest's cases, in any block of any section, as `(section, name, case object)`.
 fn named_cases(manifest: &Value) -> Vec<(String, String, Value)> {
@@ -83,7 +53,7 @@ fn cases_naming(copy: &Path, rel: &str) -> Vec<(String, String)> {
 /// and so does the job summary, whose table lists each of them.
 #[test]
 fn counts_are_those_of_the_findings_listed_in_json_and_the_job_summary() {
-    let s = Setup::new();
+    let s = Setup::vendored();
     fs::write(s.copy().join("fixtures/order-created.json"), "{}\n").unwrap();
     let out = s.check(&["--format", "json"], &[]);
     assert_eq!(code(&out), 1, "{}", stderr(&out));
@@ -118,7 +88,7 @@ fn counts_are_those_of_the_findings_listed_in_json_and_the_job_summary() {
 /// cases match, and `affected_cases` lists them.
 #[test]
 fn an_edited_fixture_names_the_cases_that_read_it() {
-    let s = Setup::new();
+    let s = Setup::vendored();
     let rel = "fixtures/order-created.json";
     let readers = cases_naming(&s.copy(), rel);
     assert!(!readers.is_empty(), "no case names {rel}");
@@ -151,7 +121,7 @@ fn an_edited_fixture_names_the_cases_that_read_it() {
 /// `--format json` lists every one.
 #[test]
 fn the_cases_named_are_bounded_and_json_lists_them_all() {
-    let s = Setup::new();
+    let s = Setup::vendored();
     for entry in fs::read_dir(s.copy().join("fixtures")).unwrap() {
         fs::write(entry.unwrap().path(), "{}\n").unwrap();
     }

@@ -4,6 +4,7 @@
 mod check_report;
 mod download;
 mod old_copies;
+mod setup;
 mod staging;
 mod update;
 mod update_limits;

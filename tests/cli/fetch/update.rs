@@ -3,58 +3,13 @@
 
 use std::collections::BTreeMap;
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::Output;
+use std::path::Path;
 use std::time::{Duration, SystemTime};
 
 use serde_json::Value;
 
+use super::setup::Setup;
 use crate::kit::*;
-
-/// A file:// mirror holding the release of the bundled suite, and an SDK checkout beside it.
-struct Setup {
-    dir: tempfile::TempDir,
-}
-
-impl Setup {
-    fn new() -> Setup {
-        let dir = tempfile::tempdir().unwrap();
-        released(&bundled_suite(), &dir.path().join("mirror"));
-        fs::create_dir_all(dir.path().join("sdk")).unwrap();
-        Setup { dir }
-    }
-
-    fn mirror_url(&self) -> String {
-        file_url(&self.dir.path().join("mirror"))
-    }
-
-    fn sdk(&self) -> PathBuf {
-        self.dir.path().join("sdk")
-    }
-
-    fn copy(&self) -> PathBuf {
-        self.sdk().join("tests/conformance")
-    }
-
-    /// Vendors the real published 1.0.0 (tests/data/real-releases/1.0.0) with the SDK's own
-    /// files beside it.
-    fn old_copy(&self) {
-        let copy = self.copy();
-        copy_tree(&real_release("1.0.0"), &copy);
-        fs::write(
-            copy.join("ConformanceTest.php"),
-            "<?php // the SDK's runner\n",
-        )
-        .unwrap();
-        fs::write(copy.join("LICENSE"), "the SDK's copy of the licence\n").unwrap();
-    }
-
-    /// Runs bqsuite in the SDK checkout with the mirror as the release location.
-    fn run(&self, args: &[&str]) -> Output {
-        let url = self.mirror_url();
-        run_in(&self.sdk(), args, &[("BQ_CONFORMANCE_BASE_URL", &url)])
-    }
-}
 
 /// Every file under `dir` with its bytes and mtime.
 fn files_with_mtimes(dir: &Path) -> BTreeMap<String, (Vec<u8>, SystemTime)> {
@@ -395,9 +350,8 @@ fn fetch_update_names_every_file_it_deletes() {
 /// human report (the first ten written) and in `--format json` (every one).
 #[test]
 fn fetch_update_names_the_files_it_added_changed_and_deleted() {
-    let s = Setup::new();
+    let s = Setup::vendored();
     let v = bundled_version();
-    vendor_set(&bundled_suite(), &s.copy());
     fs::write(s.copy().join("fixtures/order-created.json"), "{}").unwrap();
     fs::remove_file(s.copy().join("fixtures/urn-alias.json")).unwrap();
     fs::write(s.copy().join("fixtures/stray.json"), "{}").unwrap();
@@ -461,9 +415,8 @@ fn fetch_update_names_the_files_it_added_changed_and_deleted() {
 /// `--check` and `--update` of this version and DEST, which work when pasted.
 #[test]
 fn fetch_into_an_occupied_dest_names_check_and_update() {
-    let s = Setup::new();
+    let s = Setup::vendored();
     let v = bundled_version();
-    vendor_set(&bundled_suite(), &s.copy());
     let out = s.run(&["fetch", &v, "tests/conformance"]);
     assert_eq!(code(&out), 2, "{}", stdout(&out));
     let text = stderr(&out);
