@@ -7,6 +7,7 @@
 
 pub mod diag;
 pub mod error;
+pub mod evaluator;
 pub mod fixtures;
 pub mod fsutil;
 pub mod github;

@@ -24,8 +24,42 @@ pub mod switch;
 
 use serde_json::Value;
 
-use bqsuite_core::index::{CaseIndex, IndexedCase};
+pub use bqsuite_core::evaluator::fixtures_named;
+use bqsuite_core::evaluator::{Evaluator, MutantInfo};
+use bqsuite_core::index::CaseIndex;
 use outcome::{CaseOutcome, FixtureSource, Verdict};
+
+/// The BabelQueue wire contract's model, as the [`Evaluator`] the commands run.
+pub struct BabelQueue;
+
+/// The name a suite's description gives this model.
+pub const MODEL: &str = "babelqueue";
+
+impl Evaluator for BabelQueue {
+    fn model(&self) -> &'static str {
+        MODEL
+    }
+
+    fn evaluate_some(
+        &self,
+        manifest: &Value,
+        index: &CaseIndex<'_>,
+        which: &[usize],
+        fixtures: &dyn FixtureSource,
+        parsed: Option<(&str, Value)>,
+        mutant: Option<usize>,
+    ) -> Vec<CaseOutcome> {
+        let run = || evaluate_some(manifest, index, which, fixtures, parsed);
+        match mutant.and_then(|at| mutants::catalogue().get(at).copied()) {
+            Some(info) => switch::with_mutant(info.mutant, run),
+            None => run(),
+        }
+    }
+
+    fn mutants(&self) -> Vec<MutantInfo> {
+        mutants::catalogue().into_iter().map(|m| m.view()).collect()
+    }
+}
 
 /// Evaluates every case of every section of `manifest` with `mutant` switched on (see
 /// [`mutants`]): the verdicts a suite gives an SDK that has that one wrong behaviour.
@@ -85,29 +119,6 @@ pub fn evaluate_some(
     })
 }
 
-/// The fixtures a case can read, as far as `exists` knows them: those named by any string in the
-/// case, or by a string member of the object that owns it or of its section (inherited fields
-/// such as `envelope_file`). Every section runner reads its fixtures through such names, so this
-/// overestimates the reads and never misses one: evaluating a case needs these fixtures and no
-/// other.
-pub fn fixtures_named<'m>(
-    manifest: &'m Value,
-    c: &IndexedCase<'m>,
-    exists: impl Fn(&str) -> bool,
-) -> Vec<&'m str> {
-    let mut named = Vec::new();
-    strings_in(c.case.case, &mut named);
-    for owner in [c.case.parent, &manifest[c.section.as_str()]] {
-        if let Some(members) = owner.as_object() {
-            named.extend(members.values().filter_map(Value::as_str));
-        }
-    }
-    named.retain(|s| exists(s));
-    named.sort_unstable();
-    named.dedup();
-    named
-}
-
 /// For each case of `which`, the fixtures no later case of `which` can read, whose memoised work
 /// can go once it ran (so a suite of many large fixtures holds the work of one at a time, of more
 /// only where their cases interleave).
@@ -128,16 +139,6 @@ fn releases<'m>(
         done[at].push(fixture);
     }
     done
-}
-
-/// Every string in `value`, at any depth.
-fn strings_in<'v>(value: &'v Value, out: &mut Vec<&'v str>) {
-    match value {
-        Value::String(s) => out.push(s),
-        Value::Array(items) => items.iter().for_each(|v| strings_in(v, out)),
-        Value::Object(members) => members.values().for_each(|v| strings_in(v, out)),
-        _ => {}
-    }
 }
 
 #[cfg(test)]

@@ -18,3 +18,16 @@ pub struct MutantInfo {
     /// The manifest sections that pin the rule: each must have a case that kills the mutant.
     pub sections: &'static [&'static str],
 }
+
+impl MutantInfo {
+    /// What `mutants` reports about this mutant.
+    pub fn view(&self) -> bqsuite_core::evaluator::MutantInfo {
+        bqsuite_core::evaluator::MutantInfo {
+            id: self.id,
+            family: self.family,
+            rule: self.rule,
+            habit: self.habit,
+            sections: self.sections,
+        }
+    }
+}

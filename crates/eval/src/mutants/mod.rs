@@ -21,7 +21,6 @@
 
 #[cfg(test)]
 mod adequacy_core;
-pub mod assess;
 pub mod backoff;
 pub mod decode;
 pub mod delay;
@@ -41,6 +40,18 @@ pub mod trim;
 
 pub use crate::switch::{Mutant, active, on, with_mutant};
 pub use info::MutantInfo;
+
+/// The catalogue run over a suite (the shared runner of every model, run with this one).
+pub mod assess {
+    use bqsuite_core::evaluator::FixtureSource;
+    pub use bqsuite_core::evaluator::assess::{Assessment, Kill, MutantRun};
+    use serde_json::Value;
+
+    /// Runs every mutant of the catalogue over every case of `manifest`.
+    pub fn assess(manifest: &Value, fixtures: &dyn FixtureSource) -> Assessment {
+        bqsuite_core::evaluator::assess::assess(&crate::BabelQueue, manifest, fixtures)
+    }
+}
 
 /// The whole catalogue, family by family, in a stable order.
 pub fn catalogue() -> Vec<&'static MutantInfo> {

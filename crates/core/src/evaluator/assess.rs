@@ -1,10 +1,9 @@
-//! Runs the catalogue over a suite: which cases kill which mutant.
+//! Runs a model's catalogue of mutants over a suite: which cases kill which mutant.
 
 use serde_json::Value;
 
-use super::{MutantInfo, catalogue};
-use crate::outcome::{CaseOutcome, FixtureSource, Verdict};
-use crate::{evaluate, evaluate_mutant};
+use super::outcome::{CaseOutcome, FixtureSource, Verdict};
+use super::{Evaluator, MutantInfo};
 
 /// A case that fails an SDK with the mutant's behaviour.
 #[derive(Debug, Clone, PartialEq)]
@@ -20,7 +19,7 @@ pub struct Kill {
 /// One mutant and the cases that kill it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MutantRun {
-    pub info: &'static MutantInfo,
+    pub info: MutantInfo,
     pub kills: Vec<Kill>,
 }
 
@@ -54,19 +53,21 @@ impl Assessment {
     }
 }
 
-/// Runs every mutant of the catalogue over every case of `manifest`. A case kills a mutant
-/// when the reference model passes it and the model with the mutant switched on does not.
-pub fn assess(manifest: &Value, fixtures: &dyn FixtureSource) -> Assessment {
-    let baseline = evaluate(manifest, fixtures);
+/// Runs every mutant of `model`'s catalogue over every case of `manifest`. A case kills a
+/// mutant when the model passes it and the model as that mutant does not.
+pub fn assess(model: &dyn Evaluator, manifest: &Value, fixtures: &dyn FixtureSource) -> Assessment {
+    let baseline = model.evaluate(manifest, fixtures, None);
     let not_passing: Vec<CaseOutcome> = baseline
         .iter()
         .filter(|o| !matches!(o.verdict, Verdict::Pass | Verdict::Skip { .. }))
         .cloned()
         .collect();
-    let runs = catalogue()
+    let runs = model
+        .mutants()
         .into_iter()
-        .map(|info| {
-            let outcomes = evaluate_mutant(manifest, fixtures, info.mutant);
+        .enumerate()
+        .map(|(at, info)| {
+            let outcomes = model.evaluate(manifest, fixtures, Some(at));
             let kills = baseline
                 .iter()
                 .zip(outcomes)
