@@ -8,10 +8,9 @@ use serde_json::{Value, json};
 use crate::commands::validate;
 use bqsuite_core::diag::{Diagnostic, Report};
 use bqsuite_core::error::{Error, Result, shown_path};
+use bqsuite_core::evaluator::results;
+use bqsuite_core::evaluator::{CaseOutcome, Verdict};
 use bqsuite_core::timefmt;
-use bqsuite_eval as eval;
-use bqsuite_eval::outcome::{CaseOutcome, Verdict};
-use bqsuite_eval::results;
 use bqsuite_suite::load;
 
 bqsuite_core::finding_codes! {
@@ -45,8 +44,9 @@ impl Evaluation {
 /// Evaluates the suite at `root`. Fails (exit 2) when the suite or its manifest cannot be read.
 pub fn evaluate_dir(root: &Path) -> Result<Evaluation> {
     let suite = load::load(root)?;
+    let served = crate::commands::suites::serve(&suite)?;
     let manifest = suite.require_manifest()?;
-    let outcomes = eval::evaluate(manifest, &suite);
+    let outcomes = served.model.evaluate(manifest, &suite, None);
     // The results must say which suite they are for: the manifest's conformance_version, else
     // the suite's CONFORMANCE_VERSION (suites before 1.5.0 have no conformance_version); never a
     // made-up version.
@@ -77,7 +77,8 @@ pub fn evaluate_dir(root: &Path) -> Result<Evaluation> {
         version: env!("CARGO_PKG_VERSION"),
         generated_at: timefmt::rfc3339_utc(timefmt::now_epoch()),
     };
-    let document = results::results_document(version, &producer, &outcomes);
+    let bindings: Vec<&str> = served.kind.bindings().collect();
+    let document = results::results_document(version, &producer, &outcomes, &bindings);
     Ok(Evaluation {
         document,
         outcomes,

@@ -9,8 +9,8 @@ use serde_json::{Value, json};
 use crate::commands::eval;
 use bqsuite_core::diag::{Diagnostic, Report, plural};
 use bqsuite_core::error::Result;
-use bqsuite_eval::mutants::assess::{Assessment, Kill, MutantRun, assess};
-use bqsuite_eval::outcome::Verdict;
+use bqsuite_core::evaluator::Verdict;
+use bqsuite_core::evaluator::assess::{Assessment, Kill, MutantRun, assess};
 use bqsuite_suite::load::{self, MANIFEST, Suite};
 
 bqsuite_core::finding_codes! {
@@ -27,8 +27,9 @@ const NAMED_KILLS: usize = 3;
 /// cannot be read; otherwise a report whose errors are the surviving mutants.
 pub fn mutants(root: &Path) -> Result<Report> {
     let suite = load::load(root)?;
+    let served = crate::commands::suites::serve(&suite)?;
     let manifest = suite.require_manifest()?;
-    let assessment = assess(manifest, &suite);
+    let assessment = assess(served.model, manifest, &suite);
     let args = bqsuite_core::shell::quote(&bqsuite_core::shell::arg(root));
     let mut report = report(&root.display().to_string(), &args, &suite, &assessment);
     report.root = Some(root.to_path_buf());

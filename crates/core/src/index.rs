@@ -7,22 +7,13 @@ use serde_json::Value;
 use super::ids::{CaseRef, section_cases};
 
 /// Top-level manifest keys that are metadata, not sections.
-pub const METADATA_KEYS: [&str; 5] = [
+pub const METADATA_KEYS: [&str; 6] = [
     "schema_version",
     "conformance_version",
     "description",
     "sections",
     "exceptions",
-];
-
-/// The scopes a section may have.
-pub const SCOPES: [&str; 9] = [
-    "core", "redis", "amqp", "sqs", "asb", "pulsar", "kafka", "artemis", "otel",
-];
-
-/// The scopes that are bindings (everything but `core`): what a results file's `bindings` lists.
-pub const BINDINGS: [&str; 8] = [
-    "redis", "amqp", "sqs", "asb", "pulsar", "kafka", "artemis", "otel",
+    "decisions",
 ];
 
 /// One case with the section it belongs to.

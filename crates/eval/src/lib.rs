@@ -17,7 +17,6 @@ pub mod mutants;
 pub mod outcome;
 #[cfg(test)]
 pub(crate) mod realkit;
-pub mod results;
 pub mod schema;
 pub mod sections;
 pub mod switch;

@@ -6,6 +6,8 @@
 //! A suite holds exactly:
 //!
 //! * `CONFORMANCE_VERSION` and `manifest.json`;
+//! * `suite.json`, the suite's description, in a suite that is not BabelQueue's (see
+//!   [`crate::kind`]);
 //! * `LICENSE`, in a release only (release adds it; a vendored copy keeps the SDK's own);
 //! * `fixtures/NAME.json` and `schema/NAME.json`, nothing nested deeper.
 //!
@@ -43,6 +45,7 @@ pub const DATA_DIRS: [&str; 2] = ["fixtures", "schema"];
 
 pub const MANIFEST: &str = "manifest.json";
 pub const VERSION_FILE: &str = "CONFORMANCE_VERSION";
+pub const DESCRIPTION: &str = "suite.json";
 
 /// Where a path sits in the layout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,6 +54,8 @@ pub enum Place {
     Version,
     /// `manifest.json`.
     Manifest,
+    /// `suite.json`, the description.
+    Description,
     /// `LICENSE` (releases only).
     License,
     /// `fixtures/` or `schema/` itself.
@@ -81,8 +86,8 @@ impl Refusal {
             Code::HiddenFile => "remove it from the suite's data directories",
             Code::NestedPath => "move the file directly into `fixtures/` or `schema/`",
             Code::UnexpectedFile => {
-                "a suite holds only CONFORMANCE_VERSION, manifest.json, fixtures/*.json and \
-                 schema/*.json; remove or rename it"
+                "a suite holds only CONFORMANCE_VERSION, manifest.json, suite.json, \
+                 fixtures/*.json and schema/*.json; remove or rename it"
             }
             Code::UnportableName | Code::NameTooLong | Code::NameCaseClash => {
                 "rename it using only ASCII letters, digits, `.`, `_` and `-`, starting with a \
@@ -136,6 +141,7 @@ pub fn place(rel: &str, scope: Scope) -> Result<Place, Refusal> {
     match (first, second) {
         (VERSION_FILE, None) => Ok(Place::Version),
         (MANIFEST, None) => Ok(Place::Manifest),
+        (DESCRIPTION, None) => Ok(Place::Description),
         ("LICENSE", None) if scope == Scope::Release => Ok(Place::License),
         (dir, None) if DATA_DIRS.contains(&dir) => Ok(Place::DataDir),
         (dir, Some(name)) if DATA_DIRS.contains(&dir) => {

@@ -10,6 +10,7 @@ pub mod archive;
 pub mod classify;
 pub mod compare;
 pub mod drift;
+pub mod kind;
 pub mod layout;
 pub mod limits;
 pub mod load;

@@ -37,6 +37,12 @@ impl Feature {
     pub fn required(self, version: Option<&Version>) -> bool {
         version.is_none_or(|v| base(v) >= self.since())
     }
+
+    /// Whether a suite of `kind` and `version` must have it: a suite without BabelQueue's
+    /// history is held to every rule from its first release.
+    pub fn required_of(self, kind: &crate::kind::Kind, version: Option<&Version>) -> bool {
+        !kind.format.history || self.required(version)
+    }
 }
 
 /// `version` without its pre-release and build parts: a `1.5.0-pre` revision already follows the

@@ -93,7 +93,7 @@ pub fn adopt(options: &Options) -> Result<Adoption> {
         &candidate.changes,
         Some(&placed),
     ));
-    let validation = validate::validate_suite(&candidate.suite, &run.subject);
+    let validation = validate::validate_suite(&candidate.suite, &run.subject)?;
     report.summary.extend(validation.summary.iter().cloned());
     report.data = json!({ "suite": validation.data });
     for mut d in validation.diagnostics {

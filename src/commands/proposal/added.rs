@@ -10,8 +10,8 @@ use serde_json::{Value, json};
 use super::findings;
 use super::place::Merged;
 use bqsuite_core::diag::{Diagnostic, Report, plural};
+use bqsuite_core::evaluator::assess::Assessment;
 use bqsuite_core::index::CaseIndex;
-use bqsuite_eval::mutants::assess::Assessment;
 use bqsuite_suite::overlay::Origin;
 
 /// One case the proposal adds, and the mutants it kills.

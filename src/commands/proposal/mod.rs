@@ -133,7 +133,7 @@ pub fn validate(suite: &Path, proposal: &Path) -> Result<Report> {
             return Ok(report);
         }
     };
-    let mut report = crate::commands::validate::validate_suite(&merged.suite, &subject);
+    let mut report = crate::commands::validate::validate_suite(&merged.suite, &subject)?;
     let base = load::load(suite)?;
     let changes = classify::compare(&base, &merged.suite).unwrap_or_default();
     for change in changes.iter().filter(|c| c.bump > Bump::Minor) {
@@ -238,7 +238,7 @@ pub fn mutants(suite: &Path, proposal: &Path) -> Result<Report> {
             let mut report = refused_report(subject, refused);
             // Nothing was merged, so no mutant ran.
             report.data =
-                crate::commands::mutants::data(&bqsuite_eval::mutants::assess::Assessment {
+                crate::commands::mutants::data(&bqsuite_core::evaluator::assess::Assessment {
                     not_passing: Vec::new(),
                     cases: 0,
                     runs: Vec::new(),
@@ -248,7 +248,9 @@ pub fn mutants(suite: &Path, proposal: &Path) -> Result<Report> {
         }
         Ok(merged) => {
             let manifest = merged.suite.require_manifest()?;
-            let assessment = bqsuite_eval::mutants::assess::assess(manifest, &merged.suite);
+            let served = crate::commands::suites::serve(&merged.suite)?;
+            let assessment =
+                bqsuite_core::evaluator::assess::assess(served.model, manifest, &merged.suite);
             let args = args(suite, proposal);
             let mut report =
                 crate::commands::mutants::report(&subject, &args, &merged.suite, &assessment);

@@ -134,12 +134,22 @@ pub fn release(options: &Options) -> Result<Report> {
         }
         _ => None,
     };
-    let (mut report, packed) = validate_fed(&suite, &subject, threads, |feeder| match &package {
-        Some(package) => Some(package.stage(&options.out, |rel, bytes| feeder.send(rel, bytes))),
-        None => crate::commands::validate::read_fixtures(&suite, feeder)
-            .err()
-            .map(Err),
-    });
+    let served = crate::commands::suites::serve(&suite)?;
+    let (mut report, packed) =
+        validate_fed(
+            &suite,
+            &served,
+            &subject,
+            threads,
+            |feeder| match &package {
+                Some(package) => {
+                    Some(package.stage(&options.out, |rel, bytes| feeder.send(rel, bytes)))
+                }
+                None => crate::commands::validate::read_fixtures(&suite, feeder)
+                    .err()
+                    .map(Err),
+            },
+        );
     // A suite that does not validate is refused with its findings (exit 1), even when packaging
     // failed for the same reason (a name a ustar header cannot hold).
     let packed = match packed {

@@ -37,8 +37,9 @@ use super::read::{self, Loaded, Reason, SectionEntry, Status, cites_adr};
 use crate::commands::validate::schemas::{DRAFT_2020_12, compile_for_draft};
 use bqsuite_core::diag::{Diagnostic, Severity, plural};
 use bqsuite_core::error::{Error, Result};
-use bqsuite_core::index::{BINDINGS, CaseIndex};
+use bqsuite_core::index::CaseIndex;
 use bqsuite_core::json::{self, Kind, Node, Pos};
+use bqsuite_suite::kind::BABELQUEUE_BINDINGS as BINDINGS;
 use bqsuite_suite::load::{self, RESULTS_SCHEMA};
 
 /// At most this many findings of one file are listed; the verdict still counts them all.

@@ -100,7 +100,7 @@ pub fn sync(options: &Options) -> Result<Outcome> {
         }
         problems
     } else {
-        validate::validate_suite(&suite, &subject).diagnostics
+        validate::validate_suite(&suite, &subject)?.diagnostics
     };
     if unsound.iter().any(|d| d.severity == Severity::Error) {
         report.diagnostics = unsound;

@@ -3,8 +3,9 @@
 
 use super::findings;
 use bqsuite_core::diag::Diagnostic;
-use bqsuite_eval::outcome::{CaseOutcome, Verdict};
+use bqsuite_core::evaluator::{CaseOutcome, Verdict};
 use bqsuite_suite::Suite;
+use bqsuite_suite::kind::Kind;
 use bqsuite_suite::rules;
 
 /// How many cases the evaluator passed, skipped, failed (a mismatch, a malformed case, no rule in
@@ -33,11 +34,18 @@ impl Counts {
 const PAYLOAD_SECTIONS: [&str; 2] = ["payload_schema", "payload_schema_unicode"];
 
 /// Turns the evaluator's outcomes (every case's, in manifest order) into findings.
-pub fn check(suite: &Suite, outcomes: Vec<CaseOutcome>, out: &mut Vec<Diagnostic>) -> Counts {
+pub fn check(
+    suite: &Suite,
+    kind: &Kind,
+    outcomes: Vec<CaseOutcome>,
+    out: &mut Vec<Diagnostic>,
+) -> Counts {
     let mut counts = Counts::default();
     // A suite newer than this bqsuite may carry sections it has no rule for: that is a warning per
     // section (update bqsuite), not an error per case. In a suite it knows, it is an error.
-    let newer = rules::newer_than_known(rules::parse_version(suite.version_text()).as_ref());
+    // Only BabelQueue's history has releases newer than this bqsuite's model.
+    let newer = kind.format.history
+        && rules::newer_than_known(rules::parse_version(suite.version_text()).as_ref());
     let mut unknown: Vec<(String, String, usize)> = Vec::new();
     for outcome in outcomes {
         let (section, id) = (outcome.section.clone(), outcome.id.clone());

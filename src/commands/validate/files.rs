@@ -5,33 +5,57 @@ use super::findings;
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_core::json;
 use bqsuite_suite::Suite;
+use bqsuite_suite::kind::Kind;
 use bqsuite_suite::load::{
     ENVELOPE_SCHEMA, MANIFEST, RESULTS_EXAMPLE, RESULTS_SCHEMA, VERSION_FILE, keeps_value,
 };
 use bqsuite_suite::rules::{self, Feature};
 
-/// The files a suite must have, with what each is and the format rule that requires it (`None`:
-/// required of every release).
-const REQUIRED: [(&str, &str, Option<Feature>); 5] = [
-    (VERSION_FILE, "the suite's SemVer, e.g. `1.8.0`", None),
-    (MANIFEST, "the case list", None),
-    (ENVELOPE_SCHEMA, "the draft-07 envelope schema", None),
+/// Which suites must have a file.
+#[derive(Clone, Copy)]
+enum Need {
+    /// Every release of every suite.
+    Always,
+    /// Every release of a suite with an envelope schema (BabelQueue's).
+    Envelope,
+    /// The releases that must follow a rule of the format.
+    Since(Feature),
+}
+
+/// The files a suite must have, with what each is and who must have it.
+const REQUIRED: [(&str, &str, Need); 5] = [
+    (
+        VERSION_FILE,
+        "the suite's SemVer, e.g. `1.8.0`",
+        Need::Always,
+    ),
+    (MANIFEST, "the case list", Need::Always),
+    (
+        ENVELOPE_SCHEMA,
+        "the draft-07 envelope schema",
+        Need::Envelope,
+    ),
     (
         RESULTS_SCHEMA,
         "the draft 2020-12 results schema, required since 1.5.0",
-        Some(Feature::ResultsFormat),
+        Need::Since(Feature::ResultsFormat),
     ),
     (
         RESULTS_EXAMPLE,
         "an example results file, required since 1.5.0",
-        Some(Feature::ResultsFormat),
+        Need::Since(Feature::ResultsFormat),
     ),
 ];
 
-pub fn check(suite: &Suite, out: &mut Vec<Diagnostic>) {
+pub fn check(suite: &Suite, kind: &Kind, out: &mut Vec<Diagnostic>) {
     let version = rules::parse_version(suite.version_text());
-    for (rel, what, feature) in REQUIRED {
-        if feature.is_some_and(|f| !f.required(version.as_ref())) {
+    for (rel, what, need) in REQUIRED {
+        let needed = match need {
+            Need::Always => true,
+            Need::Envelope => kind.format.envelope_schema,
+            Need::Since(f) => f.required_of(kind, version.as_ref()),
+        };
+        if !needed {
             continue;
         }
         if suite.file(rel).is_none() && !suite.problems.iter().any(|p| p.file == rel) {

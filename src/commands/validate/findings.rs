@@ -8,8 +8,8 @@ use serde_json::Value;
 
 use super::codes::Code;
 use bqsuite_core::diag::Diagnostic;
-use bqsuite_core::index::{BINDINGS, SCOPES};
 use bqsuite_core::json;
+use bqsuite_suite::kind::BABELQUEUE_BINDINGS as BINDINGS;
 use bqsuite_suite::layout;
 use bqsuite_suite::load::{MANIFEST, RESULTS_EXAMPLE, RESULTS_SCHEMA, VERSION_FILE};
 use bqsuite_suite::rules;
@@ -95,7 +95,7 @@ pub(super) fn section_not_object(key: &str) -> Diagnostic {
     )
 }
 
-pub(super) fn section_unmapped(key: &str) -> Diagnostic {
+pub(super) fn section_unmapped(key: &str, scopes: &[String]) -> Diagnostic {
     Diagnostic::error(
         Code::SectionUnmapped,
         MANIFEST,
@@ -103,7 +103,7 @@ pub(super) fn section_unmapped(key: &str) -> Diagnostic {
     )
     .help(format!(
         "add \"{key}\": {{ \"scope\": \"<scope>\" }} to `sections` (scope one of {})",
-        SCOPES.join(", ")
+        scopes.join(", ")
     ))
 }
 
@@ -116,13 +116,13 @@ pub(super) fn section_missing_block(section: &str) -> Diagnostic {
     .help("remove the entry or add the block")
 }
 
-pub(super) fn invalid_scope(section: &str, scope: &Value) -> Diagnostic {
+pub(super) fn invalid_scope(section: &str, scope: &Value, scopes: &[String]) -> Diagnostic {
     Diagnostic::error(
         Code::InvalidScope,
         MANIFEST,
         format!(
             "section `{section}` is mapped to {scope}; each entry is {{\"scope\": \"<scope>\"}} with exactly one scope, one of {}",
-            SCOPES.join(", ")
+            scopes.join(", ")
         ),
     )
     .help(format!(

@@ -21,9 +21,9 @@ use serde_json::Value;
 use super::schemas::{self, Compiled};
 use super::{findings, pointers};
 use bqsuite_core::diag::Diagnostic;
+use bqsuite_core::evaluator::{self as eval, CaseOutcome, Evaluator, FixtureSource};
 use bqsuite_core::index::{CaseIndex, IndexedCase};
 use bqsuite_core::json;
-use bqsuite_eval::{self as eval, outcome::CaseOutcome, outcome::FixtureSource};
 use bqsuite_suite::Suite;
 use bqsuite_suite::load;
 
@@ -46,6 +46,8 @@ impl Checked {
 /// for the end.
 pub struct Plan<'p> {
     suite: &'p Suite,
+    /// The model that re-derives the cases.
+    model: &'p dyn Evaluator,
     manifest: &'p Value,
     index: &'p CaseIndex<'p>,
     compiled: &'p Compiled,
@@ -64,6 +66,7 @@ pub struct Plan<'p> {
 impl<'p> Plan<'p> {
     pub fn new(
         suite: &'p Suite,
+        model: &'p dyn Evaluator,
         manifest: &'p Value,
         index: &'p CaseIndex<'p>,
         compiled: &'p Compiled,
@@ -91,6 +94,7 @@ impl<'p> Plan<'p> {
         }
         Plan {
             suite,
+            model,
             manifest,
             index,
             compiled,
@@ -142,8 +146,14 @@ impl<'p> Plan<'p> {
                 };
                 // The value just checked is the one the evaluator decodes: parsed once.
                 let parsed = value.map(|v| (rel, v));
-                let outcomes =
-                    eval::evaluate_some(self.manifest, self.index, which, &source, parsed);
+                let outcomes = self.model.evaluate_some(
+                    self.manifest,
+                    self.index,
+                    which,
+                    &source,
+                    parsed,
+                    None,
+                );
                 which.iter().copied().zip(outcomes).collect()
             }
             None => Vec::new(),
@@ -160,7 +170,9 @@ impl<'p> Plan<'p> {
                 .collect(),
             suite: self.suite,
         };
-        let outcomes = eval::evaluate_some(self.manifest, self.index, &self.rest, &source, None);
+        let outcomes =
+            self.model
+                .evaluate_some(self.manifest, self.index, &self.rest, &source, None, None);
         Checked {
             findings: Vec::new(),
             outcomes: self.rest.iter().copied().zip(outcomes).collect(),

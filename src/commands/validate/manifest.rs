@@ -8,26 +8,36 @@ use serde_json::Value;
 use super::findings;
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_core::ids::escape_token;
-use bqsuite_core::index::{BINDINGS, CaseIndex, METADATA_KEYS, SCOPES};
+use bqsuite_core::index::{CaseIndex, METADATA_KEYS};
 use bqsuite_suite::Suite;
+use bqsuite_suite::kind::BABELQUEUE_BINDINGS as BINDINGS;
+use bqsuite_suite::kind::Kind;
 use bqsuite_suite::rules::{self, Feature};
 
-pub fn check(suite: &Suite, manifest: &Value, index: &CaseIndex, out: &mut Vec<Diagnostic>) {
+pub fn check(
+    suite: &Suite,
+    kind: &Kind,
+    manifest: &Value,
+    index: &CaseIndex,
+    out: &mut Vec<Diagnostic>,
+) {
     let Some(map) = manifest.as_object() else {
         out.push(findings::manifest_not_object().at(""));
         return;
     };
     // Each rule applies from the release that introduced it (see `suite::rules`).
     let version = rules::parse_version(suite.version_text());
-    let since = |f: Feature| f.required(version.as_ref());
+    let since = |f: Feature| f.required_of(kind, version.as_ref());
     versions(
         suite,
         manifest,
         since(Feature::ConformanceVersionField),
         out,
     );
-    sections(map, since(Feature::SectionsMap), out);
-    if since(Feature::Exceptions) || manifest.get("exceptions").is_some() {
+    sections(map, &kind.scopes, since(Feature::SectionsMap), out);
+    if kind.format.exceptions
+        && (since(Feature::Exceptions) || manifest.get("exceptions").is_some())
+    {
         exceptions(manifest, out);
     }
     case_ids(index, out);
@@ -62,7 +72,12 @@ fn versions(suite: &Suite, manifest: &Value, field_required: bool, out: &mut Vec
     }
 }
 
-fn sections(map: &serde_json::Map<String, Value>, required: bool, out: &mut Vec<Diagnostic>) {
+fn sections(
+    map: &serde_json::Map<String, Value>,
+    known: &[String],
+    required: bool,
+    out: &mut Vec<Diagnostic>,
+) {
     let scopes = match map.get("sections") {
         None if !required => return,
         Some(Value::Object(s)) => Some(s),
@@ -86,7 +101,7 @@ fn sections(map: &serde_json::Map<String, Value>, required: bool, out: &mut Vec<
         if let Some(scopes) = scopes
             && !scopes.contains_key(key)
         {
-            out.push(findings::section_unmapped(key).at(pointer));
+            out.push(findings::section_unmapped(key, known).at(pointer));
         }
     }
     let Some(scopes) = scopes else { return };
@@ -96,8 +111,8 @@ fn sections(map: &serde_json::Map<String, Value>, required: bool, out: &mut Vec<
             out.push(findings::section_missing_block(section).at(pointer.clone()));
         }
         match rules::scope_in(scope) {
-            Some(s) if SCOPES.contains(&s) => {}
-            _ => out.push(findings::invalid_scope(section, scope).at(pointer)),
+            Some(s) if known.iter().any(|k| k == s) => {}
+            _ => out.push(findings::invalid_scope(section, scope, known).at(pointer)),
         }
     }
 }

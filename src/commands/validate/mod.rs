@@ -22,6 +22,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
+use crate::commands::suites::{self, Served};
 use bqsuite_core::diag::{Diagnostic, Report};
 use bqsuite_core::error::Result;
 use bqsuite_core::index::CaseIndex;
@@ -37,7 +38,9 @@ pub use codes::Code;
 pub fn validate(root: &Path) -> Result<Report> {
     let threads = bqsuite_core::threads::threads()?;
     let suite = load::load_deferred(root)?;
-    let (report, fed) = validate_fed(&suite, &root.display().to_string(), threads, |feeder| {
+    let served = suites::serve(&suite)?;
+    let subject = root.display().to_string();
+    let (report, fed) = validate_fed(&suite, &served, &subject, threads, |feeder| {
         read_fixtures(&suite, feeder)
     });
     fed?;
@@ -55,19 +58,21 @@ pub fn read_fixtures<'s>(suite: &'s Suite, feeder: &fixtures::Feeder<'_, 's>) ->
 /// The manifest of a suite that has none.
 static NO_MANIFEST: Value = Value::Null;
 
-/// Validates a suite loaded whole (by [`load::load`], not [`load::load_deferred`]).
-pub fn validate_suite(suite: &Suite, subject: &str) -> Report {
+/// Validates a suite loaded whole (by [`load::load`], not [`load::load_deferred`]). `Err` when
+/// its description is unusable.
+pub fn validate_suite(suite: &Suite, subject: &str) -> Result<Report> {
+    let served = suites::serve(suite)?;
     // The commands that validate a suite in memory read BQSUITE_THREADS as `validate` does; one
     // they cannot use is `validate`'s to refuse, not theirs.
     let threads =
         bqsuite_core::threads::threads().unwrap_or_else(|_| bqsuite_core::threads::cores());
-    let (report, ()) = validate_fed(suite, subject, threads, |feeder| {
+    let (report, ()) = validate_fed(suite, &served, subject, threads, |feeder| {
         for rel in suite.files_under("fixtures") {
             let bytes = suite.file(rel).map_or(&[][..], |f| f.bytes.as_slice());
             feeder.send(rel, Cow::Borrowed(bytes));
         }
     });
-    report
+    Ok(report)
 }
 
 /// Validates `suite`, whose fixtures' bytes `feed` sends (running on this thread while up to
@@ -76,6 +81,7 @@ pub fn validate_suite(suite: &Suite, subject: &str) -> Report {
 /// complete validation.
 pub fn validate_fed<'s, T>(
     suite: &'s Suite,
+    served: &Served,
     subject: &str,
     threads: usize,
     feed: impl for<'p> FnOnce(&fixtures::Feeder<'p, 's>) -> T,
@@ -87,6 +93,7 @@ pub fn validate_fed<'s, T>(
     let by_file = index.by_fixture();
     let plan = fixtures::Plan::new(
         suite,
+        served.model,
         manifest.unwrap_or(&NO_MANIFEST),
         &index,
         &compiled,
@@ -96,7 +103,8 @@ pub fn validate_fed<'s, T>(
     let (structure, (checked, result, _)) = std::thread::scope(|scope| {
         let structure = scope.spawn(|| {
             let mut out = Vec::new();
-            check_structure(suite, manifest.map(|m| (m, &index)), &compiled, &mut out);
+            let manifest = manifest.map(|m| (m, &index));
+            check_structure(suite, &served.kind, manifest, &compiled, &mut out);
             // The cases naming no fixture, or a path that is not one, are checked without one.
             for (path, cases) in by_file
                 .iter()
@@ -124,7 +132,7 @@ pub fn validate_fed<'s, T>(
         return (report, result);
     };
     let outcomes = checked.outcomes.into_iter().map(|(_, o)| o).collect();
-    let counts = evaluator::check(suite, outcomes, &mut out);
+    let counts = evaluator::check(suite, &served.kind, outcomes, &mut out);
     let mut misspelled = Vec::new();
     fields::check(&index, &out, &mut misspelled);
     out.append(&mut misspelled);
@@ -146,15 +154,16 @@ pub fn validate_fed<'s, T>(
 /// results file, and the manifest's cases and references (when it parsed).
 fn check_structure(
     suite: &Suite,
+    kind: &bqsuite_suite::kind::Kind,
     manifest: Option<(&Value, &CaseIndex)>,
     compiled: &schemas::Compiled,
     out: &mut Vec<Diagnostic>,
 ) {
-    files::check(suite, out);
+    files::check(suite, kind, out);
     names::check(suite, out);
     schemas::check_example(suite, compiled, out);
     if let Some((manifest, index)) = manifest {
-        manifest::check(suite, manifest, index, out);
+        manifest::check(suite, kind, manifest, index, out);
         references::check(suite, manifest, out);
     }
 }

@@ -42,12 +42,13 @@ fn facts(report: &Report) -> Value {
 /// of `threads`: all must agree. Returns the whole one.
 fn agree(root: &Path, threads: &[usize]) -> Report {
     let loaded = load::load(root).unwrap();
-    let whole = validate_suite(&loaded, "s");
+    let whole = validate_suite(&loaded, "s").unwrap();
     // The evaluator run over the whole suite at once, as `eval` runs it, gives the verdicts the
     // fixture-by-fixture evaluation must have reached.
     if let Some(manifest) = loaded.manifest() {
         let (mut pass, mut mismatch) = (0, 0);
-        for outcome in bqsuite_eval::evaluate(manifest, &loaded) {
+        let served = bqsuite::commands::suites::serve(&loaded).unwrap();
+        for outcome in served.model.evaluate(manifest, &loaded, None) {
             match outcome.verdict {
                 Verdict::Pass => pass += 1,
                 Verdict::Mismatch(_) => mismatch += 1,
@@ -64,7 +65,10 @@ fn agree(root: &Path, threads: &[usize]) -> Report {
     }
     for &n in threads {
         let suite = load::load_deferred(root).unwrap();
-        let (streamed, read) = validate_fed(&suite, "s", n, |feeder| read_fixtures(&suite, feeder));
+        let served = bqsuite::commands::suites::serve(&suite).unwrap();
+        let (streamed, read) = validate_fed(&suite, &served, "s", n, |feeder| {
+            read_fixtures(&suite, feeder)
+        });
         read.unwrap();
         assert_eq!(
             facts(&streamed),
@@ -185,7 +189,7 @@ fn release_packages_the_bytes_it_validated_and_refuses_what_fails() {
         allow_pre: false,
     };
     let report = bqsuite::commands::release::release(&options).unwrap();
-    let whole = validate_suite(&load::load(&s.path()).unwrap(), "s");
+    let whole = validate_suite(&load::load(&s.path()).unwrap(), "s").unwrap();
     let codes = |r: &Report| {
         let mut c: Vec<(String, String)> = r
             .diagnostics

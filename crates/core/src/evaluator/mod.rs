@@ -7,6 +7,7 @@
 
 pub mod assess;
 pub mod outcome;
+pub mod results;
 
 use serde_json::Value;
 

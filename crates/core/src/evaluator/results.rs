@@ -3,7 +3,6 @@
 use serde_json::{Map, Value, json};
 
 use super::outcome::{CaseOutcome, Verdict};
-use bqsuite_core::index::BINDINGS;
 
 /// Who produced the results.
 pub struct Producer<'a> {
@@ -13,11 +12,13 @@ pub struct Producer<'a> {
 }
 
 /// The results document for `outcomes` of a suite whose manifest states `conformance_version`.
-/// The reference model carries every binding and otel, so every section is in scope.
+/// A reference model carries every binding of its suite (`bindings`), so every section is in
+/// scope.
 pub fn results_document(
     conformance_version: &str,
     producer: &Producer,
     outcomes: &[CaseOutcome],
+    bindings: &[&str],
 ) -> Value {
     let mut sections: Map<String, Value> = Map::new();
     for o in outcomes {
@@ -45,7 +46,7 @@ pub fn results_document(
         "version": producer.version,
         "conformance_version": conformance_version,
         "generated_at": producer.generated_at,
-        "bindings": BINDINGS,
+        "bindings": bindings,
         "sections": sections,
     })
 }
