@@ -38,7 +38,8 @@ bqsuite_core::finding_codes! {
 pub use crate::limits::{MAX_FILE_BYTES, MAX_FILES, MAX_TOTAL_BYTES, SuiteLimits};
 
 /// The top-level entries that make up the vendored set, in release order.
-pub const VENDORED_FILES: [&str; 2] = ["CONFORMANCE_VERSION", "manifest.json"];
+/// `suite.json`, the description, is there only in a suite that is not BabelQueue's.
+pub const VENDORED_FILES: [&str; 3] = ["CONFORMANCE_VERSION", "manifest.json", "suite.json"];
 pub const VENDORED_DIRS: [&str; 2] = layout::DATA_DIRS;
 
 /// Whether `rel` (relative, `/`-separated) belongs to the vendored set: one of the top-level
