@@ -16,6 +16,7 @@ bqsuite_core::finding_codes! {
         SectionMissingBlock = "section-missing-block",
         InvalidScope = "invalid-scope",
         ExceptionInvalid = "exception-invalid",
+        DecisionInvalid = "decision-invalid",
         DuplicateCaseId = "duplicate-case-id",
         CaseShape = "case-shape",
         MisspelledField = "misspelled-field",

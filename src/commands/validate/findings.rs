@@ -477,3 +477,45 @@ pub(super) fn unknown_section(section: &str, n: usize) -> Diagnostic {
     )
     .help("update bqsuite to a release that knows this section")
 }
+
+pub(super) fn decisions_not_array() -> Diagnostic {
+    Diagnostic::error(
+        Code::DecisionInvalid,
+        MANIFEST,
+        "`decisions` must be an array of rows, one per case whose expectation a decision sets",
+    )
+    .help("write each row as {\"case\": \"<section>/<case id>\", \"plan\": \"...\", \"spec\": \"...\", \"ref\": \"...\", \"decision\": \"...\"}")
+}
+
+pub(super) fn decision_field_missing(field: &str) -> Diagnostic {
+    Diagnostic::error(
+        Code::DecisionInvalid,
+        MANIFEST,
+        format!("this decision has no `{field}` (a non-empty string)"),
+    )
+    .help("give every row `case`, `plan`, `spec`, `ref` and `decision`")
+}
+
+pub(super) fn decision_unknown_case(case: &str) -> Diagnostic {
+    Diagnostic::error(
+        Code::DecisionInvalid,
+        MANIFEST,
+        format!(
+            "this decision names the case `{}`, which the manifest does not have",
+            bqsuite_core::shell::escape(case)
+        ),
+    )
+    .help("name a case as `<section>/<case id>`, or remove the row")
+}
+
+pub(super) fn decision_repeated(case: &str, first: usize) -> Diagnostic {
+    Diagnostic::error(
+        Code::DecisionInvalid,
+        MANIFEST,
+        format!(
+            "the case `{}` already has a decision, at /decisions/{first}",
+            bqsuite_core::shell::escape(case)
+        ),
+    )
+    .help("merge the two rows into one")
+}

@@ -42,6 +42,46 @@ pub fn check(
     }
     case_ids(index, out);
     envelope_fields(index, out);
+    if manifest.get("decisions").is_some() {
+        decisions(manifest, index, out);
+    }
+}
+
+/// The fields of a row of `decisions`: the case, what each source says, and what the suite
+/// decided.
+const DECISION_FIELDS: [&str; 5] = ["case", "plan", "spec", "ref", "decision"];
+
+/// `decisions` (a suite's table of the cases where its sources disagree) is an array of rows,
+/// each naming one existing case, once, and saying what each source says.
+fn decisions(manifest: &Value, index: &CaseIndex, out: &mut Vec<Diagnostic>) {
+    let Some(rows) = manifest["decisions"].as_array() else {
+        out.push(findings::decisions_not_array().at("/decisions"));
+        return;
+    };
+    let mut seen = BTreeMap::new();
+    for (i, row) in rows.iter().enumerate() {
+        let pointer = format!("/decisions/{i}");
+        let text = |name: &str| {
+            row.get(name)
+                .and_then(Value::as_str)
+                .filter(|s| !s.trim().is_empty())
+        };
+        if let Some(missing) = DECISION_FIELDS.iter().find(|f| text(f).is_none()) {
+            out.push(findings::decision_field_missing(missing).at(pointer));
+            continue;
+        }
+        let case = text("case").unwrap_or_default();
+        let exists = index.cases.iter().any(|c| {
+            case.strip_prefix(c.section.as_str())
+                .and_then(|r| r.strip_prefix('/'))
+                == Some(c.id.as_str())
+        });
+        if !exists {
+            out.push(findings::decision_unknown_case(case).at(format!("{pointer}/case")));
+        } else if let Some(first) = seen.insert(case, i) {
+            out.push(findings::decision_repeated(case, first).at(format!("{pointer}/case")));
+        }
+    }
 }
 
 fn versions(suite: &Suite, manifest: &Value, field_required: bool, out: &mut Vec<Diagnostic>) {

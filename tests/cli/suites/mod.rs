@@ -81,3 +81,38 @@ fn the_model_a_description_names_judges_the_suite() {
         "{eval}"
     );
 }
+
+/// A row of the decisions table as a suite writes it.
+fn decision(case: &str) -> Value {
+    serde_json::json!({
+        "case": case, "plan": "p", "spec": "s", "ref": "r", "decision": "d"
+    })
+}
+
+#[test]
+fn each_decision_names_one_existing_case() {
+    let copy = SuiteCopy::new();
+    let manifest = copy.read_json("manifest.json");
+    let first = manifest["cases"][0]["name"].as_str().unwrap().to_string();
+    let existing = format!("cases/{first}");
+    copy.edit_manifest(|m| m["decisions"] = serde_json::json!([decision(&existing)]));
+    let (exit, diags) = validate_json(&copy.path());
+    assert_eq!(exit, 0, "{diags:#?}");
+
+    copy.edit_manifest(|m| {
+        m["decisions"] = serde_json::json!([
+            decision(&existing),
+            decision("cases/no-such-case"),
+            decision(&existing),
+            {"case": existing, "plan": "p"}
+        ])
+    });
+    let (exit, diags) = validate_json(&copy.path());
+    assert_eq!(exit, 1);
+    let at: Vec<&str> = diags
+        .iter()
+        .filter(|d| d["code"] == "decision-invalid")
+        .map(|d| d["pointer"].as_str().unwrap())
+        .collect();
+    assert_eq!(at, ["/decisions/1/case", "/decisions/2/case", "/decisions/3"]);
+}
