@@ -1,0 +1,4 @@
+//! The runners of the SBP suite: their refusals of malformed cases, and odd shapes.
+
+mod malformed;
+mod shapes;
