@@ -171,6 +171,32 @@ fn the_reference_code_fails_exactly_the_decision_cases() {
     }
 }
 
+/// The first column of the decisions table of `docs/suites/sbp.md`: every row after the header
+/// of the table that follows the heading `## Decisions`.
+fn documented_decisions() -> BTreeSet<String> {
+    let page = std::fs::read_to_string(repo().join("docs/suites/sbp.md")).expect("the SBP page");
+    let section = page
+        .split("\n## Decisions")
+        .nth(1)
+        .expect("a `## Decisions` section");
+    let section = section.split("\n## ").next().unwrap_or(section);
+    section
+        .lines()
+        .filter(|l| l.starts_with('|'))
+        .skip(2)
+        .map(|l| {
+            let cell = l.split('|').nth(1).unwrap_or_default().trim();
+            cell.trim_matches('`').to_owned()
+        })
+        .collect()
+}
+
+#[test]
+fn the_docs_table_names_exactly_the_decision_cases() {
+    let (manifest, _) = suite();
+    assert_eq!(documented_decisions(), decision_cases(&manifest));
+}
+
 /// Every leaf of `value` (at `pointer`), with its pointer.
 fn leaves(value: &Value, pointer: String, out: &mut Vec<String>) {
     match value {
