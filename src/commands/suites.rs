@@ -10,7 +10,7 @@ use bqsuite_suite::Suite;
 use bqsuite_suite::kind::{DESCRIPTION, Kind};
 
 /// Every model this bqsuite has.
-const MODELS: [&dyn Evaluator; 1] = [&bqsuite_eval::BabelQueue];
+const MODELS: [&dyn Evaluator; 2] = [&bqsuite_eval::BabelQueue, &bqsuite_sbp::suite::Sbp];
 
 /// A suite's description with the model that judges it.
 pub struct Served {

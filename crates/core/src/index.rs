@@ -6,7 +6,9 @@ use serde_json::Value;
 
 use super::ids::{CaseRef, section_cases};
 
-/// Top-level manifest keys that are metadata, not sections.
+/// Top-level manifest keys that are metadata, not sections (`exceptions`: BabelQueue's
+/// deliberate gaps; `decisions`: a suite's table of the cases whose expectation differs from a
+/// protocol's reference code).
 pub const METADATA_KEYS: [&str; 6] = [
     "schema_version",
     "conformance_version",
@@ -135,6 +137,20 @@ mod tests {
         assert!(index.case_at("/cases/10").is_none());
         assert_eq!(index.case_at("/sqs/rec/cases/0").unwrap().id, "rec/c");
         assert!(index.case_at("/sqs/description").is_none());
+    }
+
+    #[test]
+    fn metadata_keys_are_not_sections() {
+        let m = json!({
+            "schema_version": 1,
+            "sections": { "s": { "scope": "core" } },
+            "decisions": [{ "case": "s/a" }],
+            "s": { "cases": [{ "name": "a" }] }
+        });
+        let index = CaseIndex::new(&m);
+        assert_eq!(index.section_names, ["s"]);
+        let ids: Vec<&str> = index.cases.iter().map(|c| c.id.as_str()).collect();
+        assert_eq!(ids, ["a"]);
     }
 
     #[test]

@@ -86,9 +86,25 @@ fn header(bytes: &[u8], m: Mistakes) -> Result<(FrameId, Option<i64>, &[u8]), Pr
     let frame_id = padded(&bytes[PREFIX_LEN..head]);
     let timestamp = stamped.then(|| {
         let raw: [u8; TIMESTAMP_LEN] = bytes[head..start].try_into().expect("8 bytes");
-        i64::from_le_bytes(raw)
+        let ts = i64::from_le_bytes(raw);
+        match m.has(Mistake::TimestampThroughDouble) {
+            true => through_double(ts),
+            false => ts,
+        }
     });
     Ok((frame_id, timestamp, &bytes[start..]))
+}
+
+/// `ts` held in a double and written back as an int64: rounded to the nearest double (exact
+/// within 2^53), and 2^63 (where int64 max rounds to) wrapped to int64 min, as the reference
+/// encoder wraps values outside int64.
+fn through_double(ts: i64) -> i64 {
+    const TWO_POW_63: f64 = 9_223_372_036_854_775_808.0;
+    let d = ts as f64;
+    match d >= TWO_POW_63 {
+        true => i64::MIN,
+        false => d as i64,
+    }
 }
 
 /// The first 16 bytes of `bytes`, zero-padded when it is shorter (only mistakes read an id of
@@ -180,13 +196,16 @@ fn error(p: &[u8], limits: &Limits, m: Mistakes) -> Result<Kind, ProtocolError> 
             available,
         }
     })?;
-    let limit = limits.max_error_message;
+    let limit = match m.has(Mistake::ErrorMessageUnbounded) {
+        true => usize::MAX,
+        false => limits.max_error_message,
+    };
     let message = text_field(&p[span.clone()], limit, m).map_err(|d| match d {
         TextDefect::TooLong { len } => Reason::ErrorMessageTooLong { len, limit },
         TextDefect::NotUtf8 { offset } => Reason::ErrorMessageNotUtf8 { offset },
     })?;
     let details = &p[span.end..];
-    if details.len() > limits.max_error_details {
+    if details.len() > limits.max_error_details && !m.has(Mistake::ErrorDetailsUnbounded) {
         let (len, limit) = (details.len(), limits.max_error_details);
         return Err(Reason::ErrorDetailsTooLong { len, limit }.into());
     }

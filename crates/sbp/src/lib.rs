@@ -12,7 +12,8 @@
 //! - [`hex`]: strict lowercase hex for frameIds;
 //! - [`fuzzing`]: the seeded generator of hostile buffers and the model's invariants;
 //! - [`mistakes`]: mistaken codecs for mutation testing (`decode_with` and the other `_with`
-//!   functions run the model with some of them switched on).
+//!   functions run the model with some of them switched on);
+//! - [`suite`]: the conformance suite's runners, [`suite::Sbp`] (the model as an `Evaluator`).
 
 pub mod decode;
 pub mod encode;
@@ -23,6 +24,7 @@ pub mod handshake;
 pub mod hex;
 pub mod mistakes;
 pub mod subject;
+pub mod suite;
 mod text;
 
 #[cfg(test)]

@@ -32,6 +32,9 @@ pub enum Mistake {
     HandshakeSizeIgnored,
     FrameCapIgnored,
     FrameCapExclusive,
+    ErrorMessageUnbounded,
+    ErrorDetailsUnbounded,
+    TimestampThroughDouble,
 }
 
 /// What a mistake is.
@@ -65,7 +68,7 @@ const fn info(
 }
 
 /// The catalogue, in [`Mistake::ALL`] order.
-const CATALOGUE: [MistakeInfo; 21] = [
+const CATALOGUE: [MistakeInfo; 24] = [
     info(
         Mistake::LengthsBigEndian,
         "lengths-big-endian",
@@ -213,11 +216,32 @@ const CATALOGUE: [MistakeInfo; 21] = [
         "a frame of exactly the cap is accepted (the cap is inclusive)",
         "a cap check written `len >= cap`",
     ),
+    info(
+        Mistake::ErrorMessageUnbounded,
+        "error-message-unbounded",
+        "limits",
+        "an Error message over the configured limit (4 KiB by default) is refused (1002)",
+        "a length-prefixed string read whatever length the peer declares",
+    ),
+    info(
+        Mistake::ErrorDetailsUnbounded,
+        "error-details-unbounded",
+        "limits",
+        "Error details over the configured limit (16 KiB by default) are refused (1002)",
+        "details kept as whatever bytes follow the message, however many",
+    ),
+    info(
+        Mistake::TimestampThroughDouble,
+        "timestamp-through-double",
+        "framing",
+        "a timestamp is an exact int64: every value decodes to itself",
+        "the int64 read into a double (JavaScript's Number): exact only within 2^53; 2^63 wraps to int64 min when written back",
+    ),
 ];
 
 impl Mistake {
     /// Every mistake, in catalogue order.
-    pub const ALL: [Mistake; 21] = [
+    pub const ALL: [Mistake; 24] = [
         Mistake::LengthsBigEndian,
         Mistake::LengthsSigned,
         Mistake::LengthFitOffByOne,
@@ -239,6 +263,9 @@ impl Mistake {
         Mistake::HandshakeSizeIgnored,
         Mistake::FrameCapIgnored,
         Mistake::FrameCapExclusive,
+        Mistake::ErrorMessageUnbounded,
+        Mistake::ErrorDetailsUnbounded,
+        Mistake::TimestampThroughDouble,
     ];
 
     /// Its catalogue entry.
@@ -260,12 +287,10 @@ impl Mistake {
         CATALOGUE.iter().find(|i| i.id == id).map(|i| i.mistake)
     }
 
-    fn bit(self) -> u32 {
-        let at = Mistake::ALL
-            .iter()
-            .position(|&m| m == self)
-            .expect("every mistake is in ALL");
-        1 << at
+    /// Its bit in a [`Mistakes`] set: the variants are declared in catalogue order, so the
+    /// discriminant is the position in [`Mistake::ALL`] (a test checks it).
+    const fn bit(self) -> u32 {
+        1 << self as u32
     }
 }
 
@@ -276,6 +301,22 @@ pub struct Mistakes(u32);
 impl Mistakes {
     /// No mistake: the model itself.
     pub const NONE: Mistakes = Mistakes(0);
+
+    /// The reference code of the protocol's snapshot, as far as the suite's cases can tell: its
+    /// subject model (four prefixes, fatal 1000), lenient UTF-8 with the BOM dropped, no frame
+    /// cap, no handshake, Error message or details limit, and timestamps held in a double. Run
+    /// with this set, the model fails exactly the suite's cases whose expectation differs from
+    /// the reference (the manifest's `decisions`).
+    pub const REFERENCE: Mistakes = Mistakes(
+        Mistake::SnapshotSubjectModel.bit()
+            | Mistake::Utf8Lenient.bit()
+            | Mistake::BomStripped.bit()
+            | Mistake::FrameCapIgnored.bit()
+            | Mistake::HandshakeSizeIgnored.bit()
+            | Mistake::ErrorMessageUnbounded.bit()
+            | Mistake::ErrorDetailsUnbounded.bit()
+            | Mistake::TimestampThroughDouble.bit(),
+    );
 
     /// The set holding only `m`.
     pub fn only(m: Mistake) -> Mistakes {
@@ -329,6 +370,14 @@ mod tests {
             assert!(families.contains(&i.family), "{}", i.id);
         }
         assert_eq!(Mistake::from_id("no-such-mistake"), None);
+        for (at, m) in Mistake::ALL.iter().enumerate() {
+            assert_eq!(
+                m.bit(),
+                1 << at,
+                "{} is declared out of catalogue order",
+                m.id()
+            );
+        }
     }
 
     #[test]

@@ -114,5 +114,10 @@ fn each_decision_names_one_existing_case() {
         .filter(|d| d["code"] == "decision-invalid")
         .map(|d| d["pointer"].as_str().unwrap())
         .collect();
-    assert_eq!(at, ["/decisions/1/case", "/decisions/2/case", "/decisions/3"]);
+    assert_eq!(
+        at,
+        ["/decisions/1/case", "/decisions/2/case", "/decisions/3"]
+    );
 }
+
+mod sbp;

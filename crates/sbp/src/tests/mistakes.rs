@@ -149,7 +149,31 @@ fn other_killers() -> Vec<(Mistake, Input)> {
         (Mistake::FrameCapIgnored, close_under_cap(65, 64)),
         // L02: exactly at the cap.
         (Mistake::FrameCapExclusive, close_under_cap(64, 64)),
+        // L03: a message one byte over an 8-byte limit.
+        (
+            Mistake::ErrorMessageUnbounded,
+            Input::Frame(error_bytes(1002, b"123456789", b""), small_error_limits()),
+        ),
+        // L04: details one byte over a 16-byte limit.
+        (
+            Mistake::ErrorDetailsUnbounded,
+            Input::Frame(error_bytes(1002, b"", &[7; 17]), small_error_limits()),
+        ),
+        // L06: 2^53 + 1 rounds to 2^53 in a double.
+        (
+            Mistake::TimestampThroughDouble,
+            frame_input(&format!("0001 {FID_HEX} 0100000000002000 01")),
+        ),
     ]
+}
+
+/// Limits of 8 bytes for an Error message and 16 for its details.
+fn small_error_limits() -> Limits {
+    Limits {
+        max_error_message: 8,
+        max_error_details: 16,
+        ..Limits::DEFAULT
+    }
 }
 
 /// An Error frame (code 1002) whose msgLen field holds `declared`, followed by `rest`.

@@ -9,6 +9,7 @@ mod mistakes;
 mod order;
 mod props;
 mod seeds;
+mod suite;
 
 use crate::frame::{Frame, FrameId, Kind, Op};
 use crate::hex::parse_hex;
