@@ -120,6 +120,7 @@ fn scratch_clone() -> tempfile::TempDir {
     copy_tree(&bundled_suite(), &dir.path().join("suite"));
     copy_tree(&root.join("proposal"), &dir.path().join("proposal"));
     fs::copy(suite_license(), dir.path().join(SUITE_LICENSE)).unwrap();
+    copy_tree(&root.join("sbp-suite"), &dir.path().join("sbp-suite"));
     copy_tree(
         &data("real-releases"),
         &dir.path().join("tests/data/real-releases"),
