@@ -16,18 +16,6 @@ fn sbp_suite() -> PathBuf {
     root().join("sbp-suite")
 }
 
-/// One part of the conformance plan per section.
-const PLAN_PARTS: [&str; 8] = [
-    "frame_vectors",
-    "handshake",
-    "decode_errors",
-    "subjects",
-    "roundtrip",
-    "limits",
-    "unicode",
-    "negative_fuzzing",
-];
-
 #[test]
 fn validate_rederives_every_case_of_every_part_of_the_plan() {
     let out = bqsuite(&["validate", s(&sbp_suite()), "--format", "json"]);
@@ -39,7 +27,7 @@ fn validate_rederives_every_case_of_every_part_of_the_plan() {
     assert_eq!(data["evaluator"]["pass"].as_u64(), Some(cases), "{data}");
     let manifest: Value =
         serde_json::from_slice(&std::fs::read(sbp_suite().join("manifest.json")).unwrap()).unwrap();
-    for part in PLAN_PARTS {
+    for part in bqsuite_sbp::suite::SECTIONS {
         let n = manifest[part]["cases"].as_array().map_or(0, Vec::len);
         assert!(n > 0, "the plan's part `{part}` has no section of cases");
     }

@@ -26,6 +26,18 @@ use bqsuite_core::show;
 use crate::mistakes::{Mistake, Mistakes};
 use case::{Case, malformed};
 
+/// The parts of the conformance plan, one section of the suite each, in manifest order.
+pub const SECTIONS: [&str; 8] = [
+    "frame_vectors",
+    "handshake",
+    "decode_errors",
+    "subjects",
+    "roundtrip",
+    "limits",
+    "unicode",
+    "negative_fuzzing",
+];
+
 /// The SBP v1 model, as the [`Evaluator`] a suite whose description names `sbp-v1` runs.
 pub struct Sbp;
 

@@ -14,19 +14,7 @@ use bqsuite_core::evaluator::assess::assess;
 use bqsuite_core::evaluator::{CaseOutcome, Evaluator, Verdict};
 
 use crate::mistakes::Mistakes;
-use crate::suite::{Sbp, evaluate_with};
-
-/// The sections of the suite, in manifest order.
-const SECTIONS: [&str; 8] = [
-    "frame_vectors",
-    "handshake",
-    "decode_errors",
-    "subjects",
-    "roundtrip",
-    "limits",
-    "unicode",
-    "negative_fuzzing",
-];
+use crate::suite::{SECTIONS, Sbp, evaluate_with};
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
