@@ -203,6 +203,7 @@ pub fn fetch(a: &FetchArgs, out: &Output) -> Result<u8, Error> {
         update: a.update,
         sha256: a.sha256.clone(),
         diff: a.diff,
+        suite: a.suite.clone(),
         base_url: std::env::var(error::BASE_URL_ENV)
             .ok()
             .filter(|s| !s.is_empty()),
