@@ -337,7 +337,11 @@ mod tests {
     fn kinds_and_paths() {
         let e = Error::not_released("9.9.9", "x.tar.gz", "file:///m/x.tar.gz", "no such file");
         assert_eq!(e.kind(), Kind::NotReleased);
-        assert!(e.help().unwrap().contains("must hold x.tar.gz and SHA256SUMS"));
+        assert!(
+            e.help()
+                .unwrap()
+                .contains("must hold x.tar.gz and SHA256SUMS")
+        );
         assert_eq!(
             e.to_string(),
             "version 9.9.9 is not released at file:///m/x.tar.gz (no such file)"

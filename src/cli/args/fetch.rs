@@ -15,8 +15,8 @@ pub struct FetchArgs {
     /// Compare DEST with the release instead of unpacking; writes nothing.
     #[arg(long, conflicts_with = "update")]
     pub check: bool,
-    /// Make DEST's vendored set (CONFORMANCE_VERSION, manifest.json, fixtures/, schema/)
-    /// equal to the release's, keeping the SDK's own files; what to run when --check is red.
+    /// Make DEST's vendored set (CONFORMANCE_VERSION, manifest.json, suite.json if any,
+    /// fixtures/, schema/) equal to the release's, keeping the SDK's own files; what to run when --check is red.
     #[arg(long)]
     pub update: bool,
     /// The suite to fetch when DEST holds no vendored copy: babelqueue or sbp [default:

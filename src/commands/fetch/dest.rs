@@ -77,4 +77,3 @@ fn prepare_dest(dest: &Path, created: &mut unpack::CreatedParents) -> Result<Pat
     let parent = fs::canonicalize(parent).map_err(|e| Error::io("resolve", parent, e))?;
     Ok(parent.join(name))
 }
-

@@ -2,8 +2,8 @@
 
 use super::codes::Code;
 use bqsuite_core::diag::Diagnostic;
-use bqsuite_suite::archive::verify;
 use bqsuite_suite::archive::SUMS_FILE;
+use bqsuite_suite::archive::verify;
 
 /// The downloaded asset `name` hashes to `digest`, but `source` says `expected`.
 pub(crate) fn checksum_mismatch(

@@ -371,8 +371,7 @@ impl Run<'_> {
     fn push_verified(&mut self, bytes: u64, digest: &str, expected: &Expected) {
         self.report.summary.push(format!(
             "{}: {bytes} bytes, sha256 {digest} (matches {})",
-            self.name,
-            expected.source
+            self.name, expected.source
         ));
     }
 

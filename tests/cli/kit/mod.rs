@@ -145,11 +145,14 @@ pub fn snapshot(dir: &Path) -> Vec<(String, Option<Vec<u8>>)> {
 }
 
 /// Copies the vendored set of `suite` (everything a copy holds but LICENSE: CONFORMANCE_VERSION,
-/// manifest.json, fixtures/ and schema/) into `dest`.
+/// manifest.json, suite.json when the suite has one, fixtures/ and schema/) into `dest`.
 pub fn vendor_set(suite: &Path, dest: &Path) {
     fs::create_dir_all(dest).unwrap();
     for name in ["CONFORMANCE_VERSION", "manifest.json"] {
         fs::copy(suite.join(name), dest.join(name)).unwrap();
+    }
+    if suite.join("suite.json").exists() {
+        fs::copy(suite.join("suite.json"), dest.join("suite.json")).unwrap();
     }
     for dir in ["fixtures", "schema"] {
         copy_tree(&suite.join(dir), &dest.join(dir));
