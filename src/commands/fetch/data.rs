@@ -5,8 +5,8 @@
 use serde_json::{Value, json};
 
 use super::Run;
-use bqsuite_suite::archive::asset_name;
 use bqsuite_suite::archive::verify::Summary;
+use bqsuite_suite::kind::Kind;
 use bqsuite_suite::vendor::Applied;
 
 impl Run<'_> {
@@ -40,7 +40,7 @@ impl Run<'_> {
             "version": self.version,
             "dest": self.options.dest.display().to_string(),
             "asset": {
-                "name": asset_name(self.version),
+                "name": Kind::babelqueue().asset_name(self.version),
                 "url": self.asset.shown(),
                 "size": size,
                 "sha256": sha256,

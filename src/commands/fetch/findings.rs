@@ -3,7 +3,7 @@
 use super::codes::Code;
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_suite::archive::verify;
-use bqsuite_suite::archive::{SUMS_FILE, asset_name};
+use bqsuite_suite::{archive::SUMS_FILE, kind::Kind};
 
 /// The downloaded asset of `version` hashes to `digest`, but `source` says `expected`.
 pub(crate) fn checksum_mismatch(
@@ -14,7 +14,7 @@ pub(crate) fn checksum_mismatch(
 ) -> Diagnostic {
     Diagnostic::error(
         Code::ChecksumMismatch,
-        asset_name(version),
+        Kind::babelqueue().asset_name(version),
         format!("the asset's sha256 is {digest}, but {source} says {expected}"),
     )
     .help(

@@ -16,7 +16,6 @@
 mod codes;
 mod data;
 mod findings;
-pub mod progress;
 pub mod source;
 mod unpack;
 pub mod update;
@@ -28,7 +27,10 @@ use std::path::{Component, Path, PathBuf};
 use bqsuite_core::diag::{Diagnostic, Report};
 use bqsuite_core::error::{Error, Result};
 use bqsuite_suite::archive::verify::{self, Discard, Fault, Sink, Summary};
-use bqsuite_suite::archive::{SUMS_FILE, SumsEntry, asset_name, sums_lookup};
+use bqsuite_suite::{
+    archive::{SUMS_FILE, SumsEntry, sums_lookup},
+    kind::Kind,
+};
 
 pub use bqsuite_suite::archive::verify::Limits;
 use bqsuite_suite::compare;
@@ -112,7 +114,7 @@ pub fn fetch_with_progress(
         .as_deref()
         .unwrap_or(DEFAULT_BASE_URL)
         .replace("{version}", version);
-    let name = asset_name(version);
+    let name = Kind::babelqueue().asset_name(version);
     let asset = Location::resolve(&base, &name)?;
     let sums = Location::resolve(&base, SUMS_FILE)?;
     if options.check && options.update {
@@ -233,7 +235,7 @@ impl Run<'_> {
             Fault::Refused(mut d) => {
                 self.report.subject = self.asset.shown();
                 if d.file.is_empty() {
-                    d.file = asset_name(self.version);
+                    d.file = Kind::babelqueue().asset_name(self.version);
                 }
                 self.report.push(*d);
                 self.report.data = self.data(None, None);
@@ -264,7 +266,13 @@ impl Run<'_> {
         }
         let verdict = {
             let mut input = BufReader::with_capacity(BUFFER, &mut hashing);
-            verify::verify(&mut input, self.version, limits, sink)
+            verify::verify(
+                &mut input,
+                &verify::Expected::babelqueue(),
+                self.version,
+                limits,
+                sink,
+            )
         };
         if let Err(Fault::Failed(e)) = verdict {
             return Err(Fault::Failed(e));
@@ -354,7 +362,7 @@ impl Run<'_> {
     fn push_verified(&mut self, bytes: u64, digest: &str, expected: &Expected) {
         self.report.summary.push(format!(
             "{}: {bytes} bytes, sha256 {digest} (matches {})",
-            asset_name(self.version),
+            Kind::babelqueue().asset_name(self.version),
             expected.source
         ));
     }
