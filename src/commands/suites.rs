@@ -1,7 +1,7 @@
 //! The one place that names the reference models and the suites this bqsuite serves: a suite's
 //! description (`bqsuite_suite::kind`) to the model that judges it, and the descriptions a command
 //! needs before any suite is on disk (a first `fetch`). A new suite is a description, a model
-//! crate implementing [`Evaluator`], one entry in [`MODELS`] and one in [`known`].
+//! crate implementing [`Evaluator`], one entry in `MODELS` and one in [`known`].
 
 use std::path::Path;
 
@@ -56,10 +56,17 @@ pub fn model_names() -> Vec<&'static str> {
 /// The description of `suite` (its `suite.json`, else BabelQueue's) and its model. A description
 /// that is malformed or names no model this bqsuite has is an `Err` (exit 2) naming the file.
 pub fn serve(suite: &Suite) -> Result<Served> {
-    let file = || suite.root.join(DESCRIPTION);
-    let kind = Kind::of(suite).map_err(|e| Error::bad_path(file(), e.to_string()))?;
-    let model = model(&kind.model).ok_or_else(|| unknown_model(&file(), &kind.model))?;
+    let kind = describe(suite)?;
+    let model = model(&kind.model)
+        .ok_or_else(|| unknown_model(&suite.root.join(DESCRIPTION), &kind.model))?;
     Ok(Served { kind, model })
+}
+
+/// The description of `suite` (its `suite.json`, else BabelQueue's), for the commands that read
+/// a suite without judging it (`diff`, `results`). A malformed description is an `Err` (exit 2)
+/// naming the file.
+pub fn describe(suite: &Suite) -> Result<Kind> {
+    Kind::of(suite).map_err(|e| Error::bad_path(suite.root.join(DESCRIPTION), e.to_string()))
 }
 
 /// BabelQueue's description and model: for the commands that serve no other suite yet.

@@ -17,7 +17,6 @@ mod codes;
 mod data;
 mod dest;
 mod findings;
-pub mod progress;
 pub mod source;
 pub mod suite;
 mod unpack;
@@ -281,7 +280,13 @@ impl Run<'_> {
         }
         let verdict = {
             let mut input = BufReader::with_capacity(BUFFER, &mut hashing);
-            verify::verify(&mut input, self.version, limits, sink)
+            verify::verify(
+                &mut input,
+                &verify::Expected::Suite(self.kind.clone()),
+                self.version,
+                limits,
+                sink,
+            )
         };
         if let Err(Fault::Failed(e)) = verdict {
             return Err(Fault::Failed(e));

@@ -85,7 +85,7 @@ pub fn sync(options: &Options) -> Result<Outcome> {
     };
     let subject = options.suite.display().to_string();
     let mut report = Report::new(subject.clone());
-    let kind = suites::serve(&suite)?.kind;
+    let kind = suites::describe(&suite)?;
     let targets_file = options
         .targets
         .clone()
