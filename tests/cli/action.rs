@@ -456,3 +456,39 @@ esac
     assert_eq!(run.output("posix"), Some(posix.display().to_string()));
     assert!(posix.is_file());
 }
+
+#[test]
+fn the_check_step_passes_the_suite_input_to_fetch() {
+    let scratch = tempfile::tempdir().unwrap();
+    let sbp = root().join("sbp-suite");
+    let mirror = scratch.path().join("mirror");
+    kit::released(&sbp, &mirror);
+    let copy = scratch.path().join("sdk/tests/conformance");
+    kit::vendor_set(&sbp, &copy);
+    let version = fs::read_to_string(sbp.join("CONFORMANCE_VERSION")).unwrap();
+    let url = kit::file_url(&mirror);
+    let check = |suite: &str| {
+        run_step(
+            "check",
+            scratch.path(),
+            &[
+                ("BQSUITE", env!("CARGO_BIN_EXE_bqsuite")),
+                ("VERSION", version.trim()),
+                ("SUITE", suite),
+                ("CHECK", copy.to_str().unwrap()),
+                ("DIFF", "false"),
+                ("BASE_URL", &url),
+            ],
+        )
+    };
+    let run = check("sbp");
+    assert_eq!(run.out.status.code(), Some(0), "{}", run.text());
+    // The default input against an SBP copy: fetch says which suite the copy is.
+    let run = check("babelqueue");
+    assert_eq!(run.out.status.code(), Some(2), "{}", run.text());
+    assert!(
+        run.text().contains("expects `babelqueue`"),
+        "{}",
+        run.text()
+    );
+}
