@@ -15,6 +15,9 @@
 #                                             (its line in bqsuite-SHA256SUMS, checked when you
 #                                             pinned it): a release or mirror changed since then
 #                                             is refused, checksum file and all
+#   --suite NAME      (BQSUITE_SUITE)         the suite you will fetch with it (babelqueue, the
+#                                             default, or sbp), as `bqsuite fetch --suite NAME`;
+#                                             the installer names the command that fetches it
 #   --cache DIR       (BQSUITE_CACHE_DIR)     keep the verified archive here and reuse it; it is
 #                                             verified against the downloaded checksums each time
 #   --timeout SECONDS (BQSUITE_TIMEOUT)       the limit on one download, retries included (600)
@@ -148,6 +151,7 @@ dir=${BQSUITE_INSTALL_DIR:-}
 target=${BQSUITE_TARGET:-}
 cache=${BQSUITE_CACHE_DIR:-}
 pinned=${BQSUITE_SHA256:-}
+suite=${BQSUITE_SUITE:-babelqueue}
 timeout_s=${BQSUITE_TIMEOUT:-600}
 min_speed=${BQSUITE_MIN_SPEED:-1024}
 speed_window=${BQSUITE_SPEED_WINDOW:-30}
@@ -163,6 +167,8 @@ while [ $# -gt 0 ]; do
         --print-target) print_target=yes; shift ;;
         --sha256) [ $# -ge 2 ] || fail "--sha256 needs a value" "pass the 64 hex digits of the archive's line in the release's bqsuite-SHA256SUMS"; pinned=$2; shift 2 ;;
         --sha256=*) pinned=${1#*=}; shift ;;
+        --suite) [ $# -ge 2 ] || fail "--suite needs a value" "e.g. \`--suite sbp\`"; suite=$2; shift 2 ;;
+        --suite=*) suite=${1#*=}; shift ;;
         --cache) [ $# -ge 2 ] || fail "--cache needs a value" "e.g. \`--cache \$HOME/.cache/bqsuite\`"; cache=$2; shift 2 ;;
         --cache=*) cache=${1#*=}; shift ;;
         --timeout) [ $# -ge 2 ] || fail "--timeout needs a value" "e.g. \`--timeout 600\`"; timeout_s=$2; shift 2 ;;
@@ -187,6 +193,10 @@ number() {
     [ ${#value} -le 9 ] || fail "$1 \`$2\` is too large" "use at most 999999999"
     [ "$value" -ge "$3" ] || fail "$1 must be at least $3" "e.g. \`$1 600\`"
 }
+# A suite's name, as its description gives it: lowercase letters, digits and `-`.
+case $suite in
+    ''|[!a-z]*|*[!a-z0-9-]*) fail "--suite \`$suite\` is not a suite name" "e.g. \`--suite sbp\` (or leave it out for babelqueue)" ;;
+esac
 number --timeout "$timeout_s" 1 && timeout_s=$value
 number --min-speed "$min_speed" 0 && min_speed=$value
 number BQSUITE_SPEED_WINDOW "$speed_window" 1 && speed_window=$value
@@ -552,3 +562,6 @@ case ":${PATH:-}:" in
     *":$dir:"*) ;;
     *) say "note: $dir is not on PATH; add it, e.g. \`export PATH=\"$dir:\$PATH\"\`" ;;
 esac
+if [ "$suite" != babelqueue ]; then
+    say "to vendor the $suite suite: \`$dir/$exe fetch --suite $suite VERSION DIR\` (a vendored copy says which suite it is afterwards)"
+fi

@@ -119,7 +119,13 @@ pub fn archive(data: &[u8]) {
         &gz
     };
     let mut sink = Collect::default();
-    let verdict = verify::verify(input, version(), &Limits::default(), &mut sink);
+    let verdict = verify::verify(
+        input,
+        &verify::Expected::babelqueue(),
+        version(),
+        &Limits::default(),
+        &mut sink,
+    );
     if verdict.is_ok() {
         // What the verifier accepts is a suite that the layout rule allows, and nothing else.
         for rel in sink.files.keys().chain(&sink.dirs) {
@@ -229,11 +235,11 @@ pub fn results(data: &[u8]) {
 
 /// Looks the bundled asset up in a SHA256SUMS text: a hash found is always one the text gives.
 pub fn sums(data: &[u8]) {
-    use bqsuite_suite::archive::{SumsEntry, asset_name, sums_lookup};
+    use bqsuite_suite::archive::{SumsEntry, sums_lookup};
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let name = asset_name(version());
+    let name = bqsuite_suite::kind::Kind::babelqueue().asset_name(version());
     match sums_lookup(text, &name) {
         SumsEntry::Missing => {}
         SumsEntry::Hash(h) => {

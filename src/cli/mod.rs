@@ -5,5 +5,6 @@
 pub mod args;
 pub mod man;
 pub mod output;
+pub mod progress;
 pub mod run;
 pub mod usage;

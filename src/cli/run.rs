@@ -203,6 +203,7 @@ pub fn fetch(a: &FetchArgs, out: &Output) -> Result<u8, Error> {
         update: a.update,
         sha256: a.sha256.clone(),
         diff: a.diff,
+        suite: a.suite.clone(),
         base_url: std::env::var(error::BASE_URL_ENV)
             .ok()
             .filter(|s| !s.is_empty()),
@@ -220,7 +221,7 @@ pub fn fetch(a: &FetchArgs, out: &Output) -> Result<u8, Error> {
         "fetched"
     };
     let result = if options.progress {
-        let mut bar = fetch::progress::ProgressBar::new();
+        let mut bar = super::progress::ProgressBar::new();
         let result =
             fetch::fetch_with_progress(&options, &mut |done, total| bar.update(done, total));
         bar.finish();

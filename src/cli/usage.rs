@@ -4,7 +4,7 @@
 use std::ffi::OsString;
 use std::io;
 
-use bqsuite::commands::fetch::update;
+use bqsuite::commands::fetch::{suite, update};
 use bqsuite::commands::release;
 use bqsuite_core::error::Kind;
 use bqsuite_core::{Error, diag, error, github, shell};
@@ -166,10 +166,15 @@ pub fn retry_help(command: &Command, e: &Error, args: &[OsString]) -> Option<Str
     let words: Vec<String> = args.iter().skip(1).map(shell_word).collect();
     let base = error::BASE_URL_ENV;
     let what = if e.kind() == Kind::Network {
-        "check the network connection and try again, or download from a mirror"
+        "check the network connection and try again, or download from a mirror".to_string()
     } else {
-        "check the version (releases are the tags vX.Y.Z of BabelQueue/conformance), or use a \
-         mirror that has it"
+        let reads_copy = fetch.check || fetch.update;
+        let kind = suite::expected(&fetch.dest, reads_copy, fetch.suite.as_deref())
+            .unwrap_or_else(|_| bqsuite_suite::kind::Kind::babelqueue());
+        format!(
+            "check the version (releases are {}), or use a mirror that has it",
+            suite::where_released(&kind)
+        )
     };
     Some(format!(
         "{what}: `{base}='https://mirror.example/conformance/v{{version}}' bqsuite {}` \

@@ -9,6 +9,7 @@ pub mod mutants;
 pub mod proposal;
 pub mod release;
 pub mod results;
+pub mod schema;
 pub mod suites;
 pub mod sync;
 pub mod validate;

@@ -69,9 +69,15 @@ fn good_inputs_make_exactly_the_outputs() {
         .collect();
     assert_eq!(
         keys,
-        ["version", "target", "source", "dir", "archives", "checksum"]
+        [
+            "version", "target", "source", "dir", "archives", "checksum", "suite", "tool"
+        ]
     );
     assert!(run.github_output.contains("version=1.5.0\n"));
+    // BabelQueue's version is also the bqsuite release installed.
+    assert!(run.github_output.contains("suite=babelqueue\n"));
+    assert!(run.github_output.contains("tool=1.5.0\n"));
+    assert!(run.github_output.contains("bqsuite-archives/1.5.0/"));
     assert!(run.github_output.contains("target=aarch64-apple-darwin\n"));
     // The mirror enters the cache key as a number (a key holds no commas).
     let source = run
@@ -125,6 +131,9 @@ fn every_input_is_checked_before_it_is_used() {
         ("INPUT_BASE_URL", "https://mirror.example/\u{202e}"),
         ("INPUT_CHECK", "tests/conformance\nforged"),
         ("INPUT_CHECK", "--update"),
+        ("INPUT_SUITE", EVIL),
+        ("INPUT_SUITE", "SBP"),
+        ("INPUT_SUITE", "../sbp"),
     ] {
         let scratch = tempfile::tempdir().unwrap();
         let run = resolve(scratch.path(), &[(input, value)]);
@@ -187,6 +196,39 @@ fn the_default_version_is_the_suite_in_the_action_checkout_even_when_pinned_by_h
     assert_eq!(
         run.output("version").as_deref(),
         Some("1.5.0"),
+        "{}",
+        run.text()
+    );
+}
+
+#[test]
+fn another_suite_is_checked_at_its_own_version_by_the_bqsuite_of_the_action_checkout() {
+    let scratch = tempfile::tempdir().unwrap();
+    let sbp_version = fs::read_to_string(root().join("sbp-suite/CONFORMANCE_VERSION")).unwrap();
+    let run = resolve(scratch.path(), &[("INPUT_SUITE", "sbp")]);
+    assert_eq!(run.out.status.code(), Some(0), "{}", run.text());
+    assert_eq!(run.output("suite").as_deref(), Some("sbp"));
+    assert_eq!(run.output("version").as_deref(), Some(sbp_version.trim()));
+    let tool = kit::bundled_version();
+    assert_eq!(run.output("tool"), Some(tool.clone()));
+    assert!(
+        run.output("dir")
+            .unwrap()
+            .ends_with(&format!("bqsuite-{tool}"))
+    );
+    // `with: version:` is the suite's version; bqsuite stays the checkout's.
+    let run = resolve(
+        scratch.path(),
+        &[("INPUT_SUITE", "sbp"), ("INPUT_VERSION", "0.2.0")],
+    );
+    assert_eq!(run.output("version").as_deref(), Some("0.2.0"));
+    assert_eq!(run.output("tool"), Some(tool));
+    // A suite the checkout does not hold cannot default its version, and says where it looked.
+    let run = resolve(scratch.path(), &[("INPUT_SUITE", "nosuch")]);
+    assert_refused(&run, "INPUT_SUITE=nosuch");
+    assert!(
+        run.text()
+            .contains("has no nosuch-suite/CONFORMANCE_VERSION"),
         "{}",
         run.text()
     );
@@ -413,4 +455,40 @@ esac
     // The later steps of the action run it through Git Bash, with the path bash reads.
     assert_eq!(run.output("posix"), Some(posix.display().to_string()));
     assert!(posix.is_file());
+}
+
+#[test]
+fn the_check_step_passes_the_suite_input_to_fetch() {
+    let scratch = tempfile::tempdir().unwrap();
+    let sbp = root().join("sbp-suite");
+    let mirror = scratch.path().join("mirror");
+    kit::released(&sbp, &mirror);
+    let copy = scratch.path().join("sdk/tests/conformance");
+    kit::vendor_set(&sbp, &copy);
+    let version = fs::read_to_string(sbp.join("CONFORMANCE_VERSION")).unwrap();
+    let url = kit::file_url(&mirror);
+    let check = |suite: &str| {
+        run_step(
+            "check",
+            scratch.path(),
+            &[
+                ("BQSUITE", env!("CARGO_BIN_EXE_bqsuite")),
+                ("VERSION", version.trim()),
+                ("SUITE", suite),
+                ("CHECK", copy.to_str().unwrap()),
+                ("DIFF", "false"),
+                ("BASE_URL", &url),
+            ],
+        )
+    };
+    let run = check("sbp");
+    assert_eq!(run.out.status.code(), Some(0), "{}", run.text());
+    // The default input against an SBP copy: fetch says which suite the copy is.
+    let run = check("babelqueue");
+    assert_eq!(run.out.status.code(), Some(2), "{}", run.text());
+    assert!(
+        run.text().contains("expects `babelqueue`"),
+        "{}",
+        run.text()
+    );
 }

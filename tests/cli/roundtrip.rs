@@ -15,6 +15,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use bqsuite_suite::archive::{self, verify};
+use bqsuite_suite::kind::Kind;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 
@@ -137,7 +138,7 @@ fn release(suite: &Path, out: &Path) -> Vec<u8> {
     })
     .unwrap();
     assert!(report.is_clean(), "{:?}", report.diagnostics);
-    fs::read(out.join(archive::asset_name(version.trim()))).unwrap()
+    fs::read(out.join(Kind::babelqueue().asset_name(version.trim()))).unwrap()
 }
 
 /// Fetches from the mirror directory `mirror` into `dest`: whether the report was clean.
@@ -156,7 +157,7 @@ fn fetch(mirror: &Path, dest: &Path) -> bool {
 
 /// A mirror holding `asset` and a SHA256SUMS giving `sums_for`'s hash.
 fn mirror(dir: &Path, asset: &[u8], sums_for: &[u8]) -> PathBuf {
-    let name = archive::asset_name(&bundled_version());
+    let name = Kind::babelqueue().asset_name(&bundled_version());
     fs::create_dir_all(dir).unwrap();
     fs::write(dir.join(&name), asset).unwrap();
     fs::write(
@@ -219,9 +220,15 @@ fn single_byte_changes_are_refused_or_change_nothing(
 ) -> usize {
     let unpack = |asset: &[u8]| {
         let mut sink = verify::Collect::default();
-        verify::verify(asset, version, &verify::Limits::default(), &mut sink)
-            .ok()
-            .map(|_| sink.files)
+        verify::verify(
+            asset,
+            &verify::Expected::babelqueue(),
+            version,
+            &verify::Limits::default(),
+            &mut sink,
+        )
+        .ok()
+        .map(|_| sink.files)
     };
     let original = unpack(asset).expect("the release verifies");
     let (mut refused, mut inert, mut tried) = (0, 0, 0);

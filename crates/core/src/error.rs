@@ -54,9 +54,11 @@ pub enum Error {
     Usage(String),
     /// A download failed: `what` says what went wrong, in words.
     Network { url: String, what: String },
-    /// The mirror has no asset for `version` (HTTP 404/410, no such file, no checksum line).
+    /// The mirror has no asset for `version` (HTTP 404/410, no such file, no checksum line);
+    /// `asset` is the file name the release would have (the suite's description spells it).
     NotReleased {
         version: String,
+        asset: String,
         url: String,
         why: String,
     },
@@ -87,11 +89,13 @@ impl Error {
 
     pub fn not_released(
         version: impl Into<String>,
+        asset: impl Into<String>,
         url: impl Into<String>,
         why: impl Into<String>,
     ) -> Self {
         Error::NotReleased {
             version: version.into(),
+            asset: asset.into(),
             url: url.into(),
             why: why.into(),
         }
@@ -137,10 +141,10 @@ impl Error {
                 "check the network connection and try again; to download from a mirror, set \
                  {BASE_URL_ENV}"
             )),
-            Error::NotReleased { version, .. } => Some(format!(
+            Error::NotReleased { asset, .. } => Some(format!(
                 "check the version (released versions are tags vX.Y.Z of the conformance \
-                 repository); a mirror must hold babelqueue-conformance-{version}.tar.gz and \
-                 SHA256SUMS (set {BASE_URL_ENV} to use another one)"
+                 repository); a mirror must hold {asset} and SHA256SUMS (set {BASE_URL_ENV} to \
+                 use another one)"
             )),
             Error::Io { source, .. } if source.kind() == io::ErrorKind::PermissionDenied => {
                 Some("check the permissions of the path, or use another one".into())
@@ -180,7 +184,9 @@ impl fmt::Display for Error {
             Error::BadPath { path, problem } => write!(f, "{}: {problem}", shown_path(path)),
             Error::Usage(message) => f.write_str(message),
             Error::Network { url, what } => write!(f, "cannot download {url}: {what}"),
-            Error::NotReleased { version, url, why } => {
+            Error::NotReleased {
+                version, url, why, ..
+            } => {
                 write!(f, "version {version} is not released at {url} ({why})")
             }
         }
@@ -329,8 +335,13 @@ mod tests {
 
     #[test]
     fn kinds_and_paths() {
-        let e = Error::not_released("9.9.9", "file:///m/x.tar.gz", "no such file");
+        let e = Error::not_released("9.9.9", "x.tar.gz", "file:///m/x.tar.gz", "no such file");
         assert_eq!(e.kind(), Kind::NotReleased);
+        assert!(
+            e.help()
+                .unwrap()
+                .contains("must hold x.tar.gz and SHA256SUMS")
+        );
         assert_eq!(
             e.to_string(),
             "version 9.9.9 is not released at file:///m/x.tar.gz (no such file)"

@@ -15,6 +15,9 @@
 //! registry); this module only reads the description.
 
 use std::fmt;
+use std::fs;
+use std::io::{self, Read};
+use std::path::Path;
 
 use serde_json::Value;
 
@@ -248,6 +251,71 @@ impl fmt::Display for DescriptionError {
             ),
         }
     }
+}
+
+/// Largest `suite.json` read from a vendored copy to learn its suite.
+pub const MAX_DESCRIPTION_BYTES: u64 = 64 * 1024;
+
+/// Which suite a directory holds a copy of, as its files say.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CopyOf {
+    /// Neither `suite.json` nor `manifest.json`: nothing says (a new or empty directory).
+    Unknown,
+    /// The copy's `suite.json` describes this suite.
+    Described(Kind),
+    /// A `manifest.json` and no `suite.json`: BabelQueue's.
+    Undescribed,
+    /// The copy's `suite.json` is no description this bqsuite reads: why, in words that follow
+    /// the file's name.
+    Unreadable(String),
+}
+
+impl CopyOf {
+    /// The suite the copy is, when its files say.
+    pub fn kind(&self) -> Option<Kind> {
+        match self {
+            CopyOf::Described(kind) => Some(kind.clone()),
+            CopyOf::Undescribed => Some(Kind::babelqueue()),
+            CopyOf::Unknown | CopyOf::Unreadable(_) => None,
+        }
+    }
+}
+
+/// Reads which suite `dir` holds a copy of, never through a link: its `suite.json` (at most
+/// [`MAX_DESCRIPTION_BYTES`]), else BabelQueue's when it has a `manifest.json`. `Err` when the
+/// files cannot be read.
+pub fn copy_of(dir: &Path) -> bqsuite_core::error::Result<CopyOf> {
+    use bqsuite_core::error::Error;
+    let file = dir.join(DESCRIPTION);
+    let meta = match fs::symlink_metadata(&file) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            let manifest = dir.join(crate::load::MANIFEST);
+            let vendored = fs::symlink_metadata(manifest).is_ok_and(|m| m.is_file());
+            return Ok(if vendored {
+                CopyOf::Undescribed
+            } else {
+                CopyOf::Unknown
+            });
+        }
+        Err(e) => return Err(Error::io("read", &file, e)),
+    };
+    if !meta.is_file() {
+        return Ok(CopyOf::Unreadable("is not a regular file".into()));
+    }
+    let mut bytes = Vec::new();
+    fs::File::open(&file)
+        .and_then(|f| f.take(MAX_DESCRIPTION_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|e| Error::io("read", &file, e))?;
+    if bytes.len() as u64 > MAX_DESCRIPTION_BYTES {
+        return Ok(CopyOf::Unreadable(format!(
+            "is larger than {MAX_DESCRIPTION_BYTES} bytes"
+        )));
+    }
+    Ok(match Kind::parse(&bytes) {
+        Ok(kind) => CopyOf::Described(kind),
+        Err(e) => CopyOf::Unreadable(e.to_string()),
+    })
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
 //! Writing a vendored copy: make a directory's vendored set (CONFORMANCE_VERSION, manifest.json,
-//! schema/, fixtures/) equal to an expected tree, for `bqsuite sync` and `bqsuite fetch --update`.
+//! suite.json when the suite has one, schema/, fixtures/) equal to an expected tree, for `bqsuite sync` and `bqsuite fetch --update`.
 //!
 //! The rules both commands share:
 //! - every path on the way to the copy, and every entry of its vendored set, must be a real
@@ -161,11 +161,14 @@ pub fn apply(dir: &Path, expected: &BTreeMap<String, Vec<u8>>) -> Result<Applied
     let vendored = |rel: &&String| crate::load::is_vendored(rel);
     // CONFORMANCE_VERSION last: an interrupted run never claims the new version. manifest.json
     // first: it names the version being written (`conformance_version`), which is the evidence
-    // a check reads to call a copy without CONFORMANCE_VERSION interrupted.
+    // a check reads to call a copy without CONFORMANCE_VERSION interrupted. Before it, the
+    // description (suite.json, when the suite has one): a copy with a manifest says which suite
+    // it is, even when a run is interrupted.
     let mut order: Vec<&String> = expected.keys().filter(vendored).collect();
     order.sort_by_key(|rel| {
         (
             rel.as_str() == VERSION_FILE,
+            rel.as_str() != crate::kind::DESCRIPTION,
             rel.as_str() != crate::load::MANIFEST,
             rel.as_str(),
         )

@@ -15,10 +15,15 @@ pub struct FetchArgs {
     /// Compare DEST with the release instead of unpacking; writes nothing.
     #[arg(long, conflicts_with = "update")]
     pub check: bool,
-    /// Make DEST's vendored set (CONFORMANCE_VERSION, manifest.json, fixtures/, schema/)
-    /// equal to the release's, keeping the SDK's own files; what to run when --check is red.
+    /// Make DEST's vendored set (CONFORMANCE_VERSION, manifest.json, suite.json if any,
+    /// fixtures/, schema/) equal to the release's, keeping the SDK's own files; what to run when --check is red.
     #[arg(long)]
     pub update: bool,
+    /// The suite to fetch when DEST holds no vendored copy: babelqueue or sbp [default:
+    /// babelqueue]. A vendored copy says which suite it is (its suite.json, else BabelQueue's);
+    /// naming another suite is an error.
+    #[arg(long, value_name = "NAME")]
+    pub suite: Option<String>,
     /// Pin the asset's sha256 (authenticity); SHA256SUMS is then not needed.
     #[arg(long, value_name = "HEX")]
     pub sha256: Option<String>,

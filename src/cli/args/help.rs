@@ -112,6 +112,10 @@ pub const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
                 "Download from a mirror ({version} is replaced)",
                 "BQ_CONFORMANCE_BASE_URL='https://mirror.example/conformance/v{version}' bqsuite fetch 1.8.0 /tmp/conformance",
             ),
+            (
+                "Download the SBP suite's release 0.1.0 (a vendored copy says which suite it is)",
+                "bqsuite fetch --suite sbp 0.1.0 /tmp/sbp-conformance",
+            ),
         ],
     ),
     (
@@ -124,6 +128,10 @@ pub const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
             (
                 "Vendor the suite into every copy listed in sync-targets.txt",
                 "bqsuite sync --suite suite --workspace ..",
+            ),
+            (
+                "Check the SBP suite's copies, listed in sbp-sync-targets.txt",
+                "bqsuite sync --suite sbp-suite --check",
             ),
         ],
     ),
@@ -228,10 +236,11 @@ pub const ENVIRONMENT: &[Variable] = &[
     Variable {
         name: "BQ_CONFORMANCE_BASE_URL",
         commands: &["fetch"],
-        text: "Where to download releases from instead of the GitHub releases of \
-               BabelQueue/conformance: an http://, https:// or file:/// URL of a directory holding \
-               babelqueue-conformance-VERSION.tar.gz and SHA256SUMS; {version} in it is replaced \
-               by the version.",
+        text: "Where to download releases from instead of the suite's release URL (its \
+               description's; the GitHub releases of BabelQueue/conformance for both suites): an \
+               http://, https:// or file:/// URL of a directory holding the suite's asset \
+               (babelqueue-conformance-VERSION.tar.gz, sbp-conformance-VERSION.tar.gz) and \
+               SHA256SUMS; {version} in it is replaced by the version.",
     },
     Variable {
         name: "HTTPS_PROXY, HTTP_PROXY, ALL_PROXY",

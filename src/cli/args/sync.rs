@@ -13,8 +13,9 @@ pub struct SyncArgs {
     /// The directory holding the SDK checkouts (default: the parent of this repository).
     #[arg(long)]
     pub workspace: Option<PathBuf>,
-    /// The targets file (default: <suite>/sync-targets.txt if it exists, else
-    /// sync-targets.txt beside the suite directory).
+    /// The targets file (default: the suite's own, sync-targets.txt for BabelQueue's and
+    /// NAME-sync-targets.txt for the suite NAME: inside the suite directory if it exists, else
+    /// beside it).
     #[arg(long)]
     pub targets: Option<PathBuf>,
     /// Report drift only; write nothing.

@@ -13,6 +13,7 @@ use bqsuite_core::index::CaseIndex;
 use bqsuite_core::shell::{arg, quote};
 use bqsuite_suite::classify::version::{self, Bump, Step};
 use bqsuite_suite::classify::{self, Change};
+use bqsuite_suite::kind::Kind;
 use bqsuite_suite::load::VERSION_FILE;
 
 impl Run<'_> {
@@ -174,7 +175,9 @@ impl Run<'_> {
             let tag = format!("v{}", self.options.version);
             format!("bqsuite release {suite} --out dist --tag {}", quote(&tag))
         };
-        let previous = bqsuite_suite::archive::asset_name(&self.base_version.to_string());
+        // A description validation refuses leaves no release to name: BabelQueue's, as before.
+        let kind = Kind::of(&self.base).unwrap_or_else(|_| Kind::babelqueue());
+        let previous = kind.asset_name(&self.base_version.to_string());
         vec![
             format!("bqsuite validate {suite}"),
             release,

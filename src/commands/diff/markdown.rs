@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use super::outcome::Outcome;
 use bqsuite_suite::classify::version::Bump;
 use bqsuite_suite::classify::{Change, Code, Effect, shorten};
+use bqsuite_suite::kind::Kind;
 
 /// Longest case description quoted in the notes.
 const DESCRIPTION_CHARS: usize = 240;
@@ -64,8 +65,8 @@ fn bullet(change: &Change) -> String {
 /// Which changes a group of the notes holds.
 type Keep = fn(&Change) -> bool;
 
-/// The release-notes draft.
-pub fn render(outcome: &Outcome) -> String {
+/// The release-notes draft of a version of `kind`'s suite.
+pub fn render(outcome: &Outcome, kind: &Kind) -> String {
     let mut out = String::new();
     let new_version = outcome
         .new_version
@@ -75,7 +76,8 @@ pub fn render(outcome: &Outcome) -> String {
         .old_version
         .as_deref()
         .unwrap_or("(unknown version)");
-    let _ = writeln!(out, "# BabelQueue conformance suite {new_version}\n");
+    let title = bqsuite_core::show::text(&kind.title);
+    let _ = writeln!(out, "# {title} conformance suite {new_version}\n");
     let _ = writeln!(
         out,
         "Changes since {old_version}. Smallest version bump this change needs: **{}** ({}).",

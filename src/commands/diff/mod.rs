@@ -1,5 +1,9 @@
 //! `bqsuite diff`: classify a suite change and enforce the SemVer bump.
 //!
+//! Both sides must be versions of one suite: each side's description (`suite.json`, in the
+//! directory or carried by the asset; none for BabelQueue's) names it, and two different suites
+//! are not compared (exit 2, [`same_suite`]).
+//!
 //! The suite's promise (spec, "Suite version history"): a minor release is additive — no existing
 //! case, fixture or schema changed — so an SDK can take it without fear; anything else is a major
 //! release. [`diff`] compares two suites (directories or release tarballs), lists every change
@@ -26,9 +30,10 @@ use bqsuite_core::diag::{Diagnostic, Report};
 use bqsuite_core::error::{Error, Result};
 use bqsuite_core::fsutil;
 use bqsuite_suite::Suite;
+use bqsuite_suite::kind::Kind;
 use bqsuite_suite::load::{self, VERSION_FILE};
 
-use crate::commands::validate;
+use crate::commands::{suites, validate};
 use bqsuite_suite::classify::{self, version};
 
 pub use bqsuite_suite::classify::version::Bump;
@@ -233,15 +238,38 @@ pub fn report(outcome: &Outcome, old: &Suite, new: &Suite) -> Report {
     report
 }
 
+/// The suite both sides are versions of: each side's description (its `suite.json`, else
+/// BabelQueue's). A malformed description, or two sides that describe different suites, is an
+/// `Err` (exit 2) naming both.
+pub fn same_suite(old: &Suite, new: &Suite) -> Result<Kind> {
+    let (old_kind, new_kind) = (suites::describe(old)?, suites::describe(new)?);
+    if old_kind.name != new_kind.name {
+        return Err(Error::bad_path(
+            &new.root,
+            format!(
+                "is a version of {} (`{}`) but OLD ({}) is a version of {} (`{}`); diff \
+                 compares two versions of one suite: give OLD and NEW of the same suite",
+                new_kind.title,
+                new_kind.name,
+                old.root.display(),
+                old_kind.title,
+                old_kind.name
+            ),
+        ));
+    }
+    Ok(new_kind)
+}
+
 /// Classifies the change from `old` to `new` (suite directories or release tarballs). The
 /// report lists the changes; it has an error when NEW's version does not satisfy the bump.
 pub fn diff(options: &Options) -> Result<Report> {
     let old = source::load_side(&options.old)?;
     let new = source::load_side(&options.new)?;
+    let kind = same_suite(&old, &new)?;
     let outcome = classify(&old, &new)?;
     let mut report = report(&outcome, &old, &new);
     if let Some(path) = &options.markdown {
-        let mut text = markdown::render(&outcome);
+        let mut text = markdown::render(&outcome, &kind);
         text.push('\n');
         fsutil::write_atomic(path, text.as_bytes())?;
         report
@@ -332,6 +360,7 @@ pub fn since_findings(old: &Path, new: &Path) -> Result<Vec<Diagnostic>> {
 fn since_outcome(old: &Path, new: &Path) -> Result<(Vec<Diagnostic>, Option<Outcome>)> {
     let old_suite = source::load_side(old)?;
     let new_suite = load::load(new)?;
+    same_suite(&old_suite, &new_suite)?;
     if let Err(why) = classify::manifest_of(&new_suite) {
         // validate reports the broken manifest itself; the version rule cannot run.
         let skipped = vec![findings::since_skipped(&old.display().to_string(), &why.0)];

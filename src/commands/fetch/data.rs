@@ -5,7 +5,6 @@
 use serde_json::{Value, json};
 
 use super::Run;
-use bqsuite_suite::archive::asset_name;
 use bqsuite_suite::archive::verify::Summary;
 use bqsuite_suite::vendor::Applied;
 
@@ -40,7 +39,7 @@ impl Run<'_> {
             "version": self.version,
             "dest": self.options.dest.display().to_string(),
             "asset": {
-                "name": asset_name(self.version),
+                "name": self.name,
                 "url": self.asset.shown(),
                 "size": size,
                 "sha256": sha256,

@@ -2,19 +2,19 @@
 
 use super::codes::Code;
 use bqsuite_core::diag::Diagnostic;
+use bqsuite_suite::archive::SUMS_FILE;
 use bqsuite_suite::archive::verify;
-use bqsuite_suite::archive::{SUMS_FILE, asset_name};
 
-/// The downloaded asset of `version` hashes to `digest`, but `source` says `expected`.
+/// The downloaded asset `name` hashes to `digest`, but `source` says `expected`.
 pub(crate) fn checksum_mismatch(
-    version: &str,
+    name: &str,
     digest: &str,
     source: &str,
     expected: &str,
 ) -> Diagnostic {
     Diagnostic::error(
         Code::ChecksumMismatch,
-        asset_name(version),
+        name,
         format!("the asset's sha256 is {digest}, but {source} says {expected}"),
     )
     .help(

@@ -15,20 +15,22 @@
 
 mod codes;
 mod data;
+mod dest;
 mod findings;
-pub mod progress;
 pub mod source;
+pub mod suite;
 mod unpack;
 pub mod update;
 
 use std::fs;
 use std::io::{BufReader, Read};
-use std::path::{Component, Path, PathBuf};
+use std::path::PathBuf;
 
 use bqsuite_core::diag::{Diagnostic, Report};
 use bqsuite_core::error::{Error, Result};
 use bqsuite_suite::archive::verify::{self, Discard, Fault, Sink, Summary};
-use bqsuite_suite::archive::{SUMS_FILE, SumsEntry, asset_name, sums_lookup};
+use bqsuite_suite::archive::{SUMS_FILE, SumsEntry, sums_lookup};
+use bqsuite_suite::kind::Kind;
 
 pub use bqsuite_suite::archive::verify::Limits;
 use bqsuite_suite::compare;
@@ -37,13 +39,9 @@ pub use bqsuite_suite::compare::{
     CompareOptions, Comparer, Comparison, compare_dirs, compare_files,
 };
 pub use source::Network;
-use source::{Fetcher, Hashing, Location};
+use source::{Fetcher, Hashing, Location, Release};
 
 pub use codes::Code;
-
-/// The default location of released assets; `{version}` is replaced.
-pub const DEFAULT_BASE_URL: &str =
-    "https://github.com/BabelQueue/conformance/releases/download/v{version}";
 
 /// Largest SHA256SUMS read.
 const MAX_SUMS_BYTES: u64 = 64 * 1024;
@@ -65,8 +63,12 @@ pub struct Options {
     pub sha256: Option<String>,
     /// Attach unified diffs of changed text files (check mode).
     pub diff: bool,
-    /// Where the assets are (`BQ_CONFORMANCE_BASE_URL`), else [`DEFAULT_BASE_URL`]. `{version}`
-    /// is replaced in either.
+    /// The suite to fetch where nothing on disk says which (`--suite`): a known suite's name
+    /// ([`crate::commands::suites::known`]); BabelQueue's when `None`. A vendored copy at `dest`
+    /// says which suite it is itself ([`suite::expected`]).
+    pub suite: Option<String>,
+    /// Where the assets are (`BQ_CONFORMANCE_BASE_URL`), else the suite's `release_url`.
+    /// `{version}` is replaced in either.
     pub base_url: Option<String>,
     /// Show a progress bar on standard error (a terminal, not CI). The library does not draw it:
     /// the caller passes a sink to [`fetch_with_progress`] when this is set.
@@ -86,6 +88,7 @@ impl Default for Options {
             update: false,
             sha256: None,
             diff: false,
+            suite: None,
             base_url: None,
             progress: false,
             network: Network::default(),
@@ -107,12 +110,17 @@ pub fn fetch_with_progress(
 ) -> Result<Report> {
     let version = parse_version(&options.version)?;
     let pin = options.sha256.as_deref().map(parse_pin).transpose()?;
+    let kind = suite::expected(
+        &options.dest,
+        options.check || options.update,
+        options.suite.as_deref(),
+    )?;
     let base = options
         .base_url
         .as_deref()
-        .unwrap_or(DEFAULT_BASE_URL)
+        .unwrap_or(&kind.release_url)
         .replace("{version}", version);
-    let name = asset_name(version);
+    let name = kind.asset_name(version);
     let asset = Location::resolve(&base, &name)?;
     let sums = Location::resolve(&base, SUMS_FILE)?;
     if options.check && options.update {
@@ -125,23 +133,25 @@ pub fn fetch_with_progress(
     // when the run leaves them empty (declared first, so dropped last: after the staging area).
     let mut created = unpack::CreatedParents::default();
     let target = if options.check {
-        check_dir(&options.dest)?;
+        dest::check_dir(&options.dest)?;
         None
     } else if options.update {
         match update::plan(&options.dest)? {
-            update::Plan::Fresh => Some(Target::Fresh(fresh(&options.dest, &mut created)?)),
+            update::Plan::Fresh => Some(Target::Fresh(dest::fresh(&options.dest, &mut created)?)),
             update::Plan::Update(dir) => {
                 let absolute = fs::canonicalize(&dir).map_err(|e| Error::io("resolve", &dir, e))?;
                 Some(Target::Update(unpack::Pinned::take(&dir, absolute)?))
             }
         }
     } else {
-        Some(Target::Fresh(fresh(&options.dest, &mut created)?))
+        Some(Target::Fresh(dest::fresh(&options.dest, &mut created)?))
     };
     let mut fetcher = Fetcher::new(&options.network);
     let mut run = Run {
         options,
         version,
+        kind,
+        name,
         asset,
         report: Report::new(String::new()),
         checked: None,
@@ -154,7 +164,7 @@ pub fn fetch_with_progress(
             hash,
             source: "--sha256".into(),
         },
-        None => match read_sums(&mut fetcher, &sums, &run.asset, version, &name) {
+        None => match read_sums(&mut fetcher, &sums, &run.asset, run.release()) {
             Ok(hash) => Expected {
                 hash,
                 source: format!("{SUMS_FILE} at {}", sums.shown()),
@@ -187,12 +197,6 @@ enum Target {
     Update(unpack::Pinned),
 }
 
-/// DEST of a plain fetch: checked ([`prepare_dest`]) and pinned.
-fn fresh(dest: &Path, created: &mut unpack::CreatedParents) -> Result<unpack::Pinned> {
-    let absolute = prepare_dest(dest, created)?;
-    unpack::Pinned::take(dest, absolute)
-}
-
 /// The hash the asset must have, and where it comes from.
 struct Expected {
     hash: String,
@@ -211,6 +215,10 @@ struct Checked {
 struct Run<'o> {
     options: &'o Options,
     version: &'o str,
+    /// The suite whose release this is.
+    kind: Kind,
+    /// The asset's file name (the suite's description spells it).
+    name: String,
     asset: Location,
     report: Report,
     /// The sha256 the asset must have and where it comes from, once known (for `data`).
@@ -227,13 +235,21 @@ struct Pass {
 }
 
 impl Run<'_> {
+    /// The release fetched: its version and asset name.
+    fn release(&self) -> Release<'_> {
+        Release {
+            version: self.version,
+            asset: &self.name,
+        }
+    }
+
     /// A refusal becomes the report's finding (exit 1); a failure is an error (exit 2).
     fn settle(mut self, fault: Fault) -> Result<Report> {
         match fault {
             Fault::Refused(mut d) => {
                 self.report.subject = self.asset.shown();
                 if d.file.is_empty() {
-                    d.file = asset_name(self.version);
+                    d.file = self.name.clone();
                 }
                 self.report.push(*d);
                 self.report.data = self.data(None, None);
@@ -264,7 +280,13 @@ impl Run<'_> {
         }
         let verdict = {
             let mut input = BufReader::with_capacity(BUFFER, &mut hashing);
-            verify::verify(&mut input, self.version, limits, sink)
+            verify::verify(
+                &mut input,
+                &verify::Expected::Suite(self.kind.clone()),
+                self.version,
+                limits,
+                sink,
+            )
         };
         if let Err(Fault::Failed(e)) = verdict {
             return Err(Fault::Failed(e));
@@ -288,7 +310,7 @@ impl Run<'_> {
     ) -> std::result::Result<(Summary, u64, String), Fault> {
         if pass.digest != expected.hash {
             return Err(Fault::Refused(Box::new(findings::checksum_mismatch(
-                self.version,
+                &self.name,
                 &pass.digest,
                 &expected.source,
                 &expected.hash,
@@ -315,7 +337,7 @@ impl Run<'_> {
         )?;
         let opened = fetcher.open(
             &self.asset,
-            self.version,
+            self.release(),
             self.options.limits.max_archive_bytes,
         )?;
         let pass = self.pass(
@@ -354,8 +376,7 @@ impl Run<'_> {
     fn push_verified(&mut self, bytes: u64, digest: &str, expected: &Expected) {
         self.report.summary.push(format!(
             "{}: {bytes} bytes, sha256 {digest} (matches {})",
-            asset_name(self.version),
-            expected.source
+            self.name, expected.source
         ));
     }
 
@@ -371,7 +392,7 @@ impl Run<'_> {
         let cap = self.options.limits.max_archive_bytes;
         // Pass 1: verify everything; keep a private copy of a download for pass 2.
         let (local, digest) = {
-            let opened = fetcher.open(&self.asset, self.version, cap)?;
+            let opened = fetcher.open(&self.asset, self.release(), cap)?;
             let (local, tee) = match &self.asset {
                 Location::File(path) => (path.clone(), None),
                 Location::Http(_) => {
@@ -475,82 +496,17 @@ fn parse_pin(text: &str) -> Result<String> {
     }
 }
 
-/// `--check` needs an existing directory.
-fn check_dir(dir: &Path) -> Result<()> {
-    match fs::symlink_metadata(dir) {
-        Ok(m) if m.is_dir() => Ok(()),
-        Ok(_) => Err(Error::bad_path(dir, "is not a directory")),
-        Err(e) => Err(Error::io("read", dir, e)),
-    }
-}
-
-/// DEST must not exist, or be an empty directory (not a link). Its missing parents are made, one
-/// at a time and never through a link, and recorded in `created` (removed again if the fetch
-/// leaves them empty). Returns the absolute path the tree will be renamed to.
-fn prepare_dest(dest: &Path, created: &mut unpack::CreatedParents) -> Result<PathBuf> {
-    match fs::symlink_metadata(dest) {
-        Ok(m) if m.file_type().is_symlink() => {
-            return Err(Error::bad_path(
-                dest,
-                "is a symbolic link; give a real directory",
-            ));
-        }
-        Ok(m) if m.is_dir() => {
-            let mut entries = fs::read_dir(dest).map_err(|e| Error::io("read", dest, e))?;
-            if entries.next().is_some() {
-                return Err(Error::bad_path(
-                    dest,
-                    "already exists and is not empty; fetch unpacks only into a new or empty \
-                     directory",
-                ));
-            }
-            let absolute = fs::canonicalize(dest).map_err(|e| Error::io("resolve", dest, e))?;
-            if absolute.parent().is_none() {
-                return Err(Error::bad_path(
-                    dest,
-                    "cannot unpack over the root directory",
-                ));
-            }
-            return Ok(absolute);
-        }
-        Ok(_) => {
-            return Err(Error::bad_path(
-                dest,
-                "already exists and is not a directory",
-            ));
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(e) => return Err(Error::io("read", dest, e)),
-    }
-    let Some(Component::Normal(name)) = dest.components().next_back() else {
-        return Err(Error::bad_path(dest, "does not name a directory to create"));
-    };
-    let parent = match dest.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    match fs::metadata(parent) {
-        Ok(m) if m.is_dir() => {}
-        Ok(_) => return Err(Error::bad_path(parent, "is not a directory")),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => created.make(parent)?,
-        Err(e) => return Err(Error::io("use the parent directory", parent, e)),
-    }
-    let parent = fs::canonicalize(parent).map_err(|e| Error::io("resolve", parent, e))?;
-    Ok(parent.join(name))
-}
-
 /// The expected hash from SHA256SUMS (a missing line or unreadable file is `checksum-missing`).
 fn read_sums(
     fetcher: &mut Fetcher,
     sums: &Location,
     asset: &Location,
-    version: &str,
-    name: &str,
+    release: Release,
 ) -> std::result::Result<String, Fault> {
     let shown = sums.shown();
     let mut bytes = Vec::new();
     fetcher
-        .open(sums, version, u64::MAX)?
+        .open(sums, release, u64::MAX)?
         .reader
         .take(MAX_SUMS_BYTES + 1)
         .read_to_end(&mut bytes)
@@ -560,12 +516,13 @@ fn read_sums(
         return Err(refused(findings::sums_too_large(&shown, MAX_SUMS_BYTES)));
     }
     let text = String::from_utf8(bytes).map_err(|_| refused(findings::sums_not_text(&shown)))?;
+    let name = release.asset;
     match sums_lookup(&text, name) {
         SumsEntry::Hash(hash) => Ok(hash),
         SumsEntry::Missing => {
             // A flat mirror's SHA256SUMS may list other versions only: when the asset itself is
             // not there either, the version is not released (exit 2), not a checksum problem.
-            if let Err(Fault::Failed(e)) = fetcher.open(asset, version, u64::MAX).map(drop)
+            if let Err(Fault::Failed(e)) = fetcher.open(asset, release, u64::MAX).map(drop)
                 && e.kind() == bqsuite_core::error::Kind::NotReleased
             {
                 return Err(Fault::Failed(e));

@@ -71,15 +71,25 @@ pub fn network_error(location: &str, message: impl Into<String>) -> Fault {
     Fault::Failed(Error::network(location, message))
 }
 
-fn not_released(version: &str, location: &str, why: &str) -> Fault {
-    Fault::Failed(Error::not_released(version, location, why))
+/// The release a run fetches: its version and its asset's file name (`<asset>-<version>.tar.gz`,
+/// as the suite's description spells it).
+#[derive(Debug, Clone, Copy)]
+pub struct Release<'r> {
+    pub version: &'r str,
+    pub asset: &'r str,
 }
 
-/// The asset of `version` beside `sums` (a `SHA256SUMS` location), for a flat mirror that holds
-/// several versions' assets in one directory.
-fn asset_beside(sums: &Path, version: &str) -> Option<PathBuf> {
-    (sums.file_name()? == "SHA256SUMS")
-        .then(|| sums.with_file_name(format!("babelqueue-conformance-{version}.tar.gz")))
+impl Release<'_> {
+    /// The release is not at `location` (exit 2).
+    fn not_released(&self, location: &str, why: &str) -> Fault {
+        Fault::Failed(Error::not_released(self.version, self.asset, location, why))
+    }
+
+    /// The asset beside `sums` (a `SHA256SUMS` location), for a flat mirror that holds several
+    /// versions' assets in one directory.
+    fn asset_beside(&self, sums: &Path) -> Option<PathBuf> {
+        (sums.file_name()? == "SHA256SUMS").then(|| sums.with_file_name(self.asset))
+    }
 }
 
 /// An opened asset: the byte stream and, when known, its length.
@@ -107,7 +117,7 @@ impl Fetcher {
     pub fn open<'a>(
         &'a mut self,
         location: &Location,
-        version: &str,
+        release: Release,
         cap: u64,
     ) -> Result<Opened<'a>, Fault> {
         match location {
@@ -115,18 +125,18 @@ impl Fetcher {
                 let shown = location.shown();
                 // A flat mirror's SHA256SUMS may list other versions only: a version whose
                 // asset is not there is not released, whatever SHA256SUMS says.
-                if let Some(asset) = asset_beside(path, version)
+                if let Some(asset) = release.asset_beside(path)
                     && !asset.exists()
                 {
                     let shown = Url::from_file_path(&asset)
                         .map(|u| u.to_string())
                         .unwrap_or_else(|()| asset.display().to_string());
-                    return Err(not_released(version, &shown, "no such file"));
+                    return Err(release.not_released(&shown, "no such file"));
                 }
                 let meta = match std::fs::metadata(path) {
                     Ok(m) => m,
                     Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                        return Err(not_released(version, &shown, "no such file"));
+                        return Err(release.not_released(&shown, "no such file"));
                     }
                     Err(e) => return Err(Fault::Failed(Error::io("read", path, e))),
                 };
@@ -155,7 +165,8 @@ impl Fetcher {
                     client,
                     network: &self.network,
                     url: url.clone(),
-                    version: version.to_string(),
+                    version: release.version.to_string(),
+                    asset: release.asset.to_string(),
                     response: None,
                     offset: 0,
                     length: None,
@@ -228,6 +239,7 @@ struct HttpBody<'c> {
     network: &'c Network,
     url: Url,
     version: String,
+    asset: String,
     response: Option<Response>,
     offset: u64,
     length: Option<u64>,
@@ -274,7 +286,11 @@ impl HttpBody<'_> {
                         ));
                     }
                     if status == StatusCode::NOT_FOUND || status == StatusCode::GONE {
-                        return Err(not_released(&self.version, &shown, &status_text(status)));
+                        let release = Release {
+                            version: &self.version,
+                            asset: &self.asset,
+                        };
+                        return Err(release.not_released(&shown, &status_text(status)));
                     }
                     let retryable = status == StatusCode::REQUEST_TIMEOUT
                         || status == StatusCode::TOO_MANY_REQUESTS

@@ -1,12 +1,14 @@
-//! `bqsuite release`: the reproducible release asset `babelqueue-conformance-<version>.tar.gz` and
-//! its `SHA256SUMS`.
+//! `bqsuite release`: the reproducible release asset `<asset>-<version>.tar.gz` of a suite (the
+//! asset stem is its description's: `babelqueue-conformance` for BabelQueue's suite) and its
+//! `SHA256SUMS`.
 //!
 //! The asset's bytes depend only on the suite's vendored files (their names and contents), the
 //! LICENSE, and the mtime (SOURCE_DATE_EPOCH, else [`archive::DEFAULT_MTIME`]); never on the file
 //! system's order, the files' own mtimes, modes or owners, the umask, the user or the machine:
 //!
-//! * one root directory `babelqueue-conformance-<version>/` holding CONFORMANCE_VERSION, LICENSE,
-//!   fixtures/, manifest.json and schema/ and nothing else ([`tree`]);
+//! * one root directory `<asset>-<version>/` holding CONFORMANCE_VERSION, LICENSE, fixtures/,
+//!   manifest.json, schema/ and the suite's description `suite.json` when it has one, and
+//!   nothing else ([`tree`]);
 //! * entries sorted by the raw bytes of their names, each directory before its contents;
 //! * POSIX ustar headers written field by field: mode 0644/0755, uid/gid 0 with empty owner
 //!   names, one mtime, no atime/ctime/PAX records ([`ustar`]);
@@ -34,6 +36,7 @@ use bqsuite_core::error::{Error, Result};
 use bqsuite_core::fsutil;
 use bqsuite_suite::Suite;
 use bqsuite_suite::archive::{self, LICENSE_FILE, SUMS_FILE};
+use bqsuite_suite::kind::Kind;
 use bqsuite_suite::load::{self, MAX_FILE_BYTES, VERSION_FILE};
 
 use bqsuite_suite::release::pack::{Package, Staged, TreeWriter};
@@ -71,7 +74,7 @@ pub struct Options {
 /// A built release asset, in memory.
 #[derive(Debug, Clone)]
 pub struct Asset {
-    /// `babelqueue-conformance-<version>.tar.gz`.
+    /// `<asset>-<version>.tar.gz` ([`Kind::asset_name`]).
     pub file_name: String,
     /// The gzip-compressed tarball.
     pub bytes: Vec<u8>,
@@ -121,10 +124,12 @@ pub fn release(options: &Options) -> Result<Report> {
     // into the asset and hands its bytes to the checking threads, so the asset holds exactly the
     // bytes that were validated, and no more than a few fixtures are held at a time.
     let subject = options.suite.display().to_string();
+    let served = crate::commands::suites::serve(&suite)?;
     let package = match (&license, &version) {
         (Some(license), Some(version)) if findings.is_empty() && suite.problems.is_empty() => {
             Some(Package {
                 suite: &suite,
+                kind: &served.kind,
                 entries: &entries,
                 license,
                 version,
@@ -134,7 +139,6 @@ pub fn release(options: &Options) -> Result<Report> {
         }
         _ => None,
     };
-    let served = crate::commands::suites::serve(&suite)?;
     let (mut report, packed) =
         validate_fed(
             &suite,
@@ -196,7 +200,7 @@ pub fn release(options: &Options) -> Result<Report> {
         format!(
             "{} entries under {}/, mtime {mtime}",
             asset.entries,
-            archive::root_dir(version.as_deref().unwrap_or_default())
+            served.kind.root_dir(version.as_deref().unwrap_or_default())
         ),
     ];
     let validated = std::mem::take(&mut report.data["suite"]);
@@ -382,16 +386,22 @@ pub struct Member<'a> {
     pub data: Option<&'a [u8]>,
 }
 
-/// Builds the asset in memory (on the calling thread; the bytes are those `release` writes): the
-/// root directory, then `members` (in the order given, which must be the walk's sorted order) with
-/// LICENSE placed among the root's entries by name.
-pub fn build_asset(members: &[Member], license: &[u8], version: &str, mtime: u64) -> Result<Asset> {
-    let file_name = archive::asset_name(version);
+/// Builds `kind`'s asset in memory (on the calling thread; the bytes are those `release` writes):
+/// the root directory, then `members` (in the order given, which must be the walk's sorted order)
+/// with LICENSE placed among the root's entries by name.
+pub fn build_asset(
+    kind: &Kind,
+    members: &[Member],
+    license: &[u8],
+    version: &str,
+    mtime: u64,
+) -> Result<Asset> {
+    let file_name = kind.asset_name(version);
     let fail = |e: std::io::Error| Error::io("build", Path::new(&file_name), e);
     let total: usize = members.iter().map(|m| m.data.map_or(0, <[u8]>::len)).sum();
     let gz = gzip::GzipWriter::new(Vec::with_capacity(total / 4 + 4096), COMPRESSION_LEVEL)
         .map_err(fail)?;
-    let mut tree = TreeWriter::new(gz, version, license, mtime).map_err(fail)?;
+    let mut tree = TreeWriter::new(gz, kind, version, license, mtime).map_err(fail)?;
     for member in members {
         tree.entry(member.rel, member.data).map_err(fail)?;
     }

@@ -28,18 +28,18 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use bqsuite_eval::schema::{self as json_schema, Draft, Validator};
 use serde_json::Value;
 
 use super::family::family_of;
 use super::findings;
 use super::read::{self, Loaded, Reason, SectionEntry, Status, cites_adr};
-use crate::commands::validate::schemas::{DRAFT_2020_12, compile_for_draft};
+use crate::commands::schema::{self, DRAFT_2020_12, Validator};
+use crate::commands::suites;
 use bqsuite_core::diag::{Diagnostic, Severity, plural};
 use bqsuite_core::error::{Error, Result};
 use bqsuite_core::index::CaseIndex;
 use bqsuite_core::json::{self, Kind, Node, Pos};
-use bqsuite_suite::kind::BABELQUEUE_BINDINGS as BINDINGS;
+use bqsuite_suite::kind::{CORE_SCOPE, Kind as SuiteKind};
 use bqsuite_suite::load::{self, RESULTS_SCHEMA};
 
 /// At most this many findings of one file are listed; the verdict still counts them all.
@@ -94,6 +94,9 @@ pub struct Exception {
 
 /// What a results file is checked against, read once from the suite.
 pub struct SuiteRules {
+    /// The suite's description: its bindings, and whether its manifest lists SDK `exceptions`
+    /// (BabelQueue's format: only then do SDK families matter).
+    pub kind: SuiteKind,
     /// The suite's version (CONFORMANCE_VERSION, else the manifest's `conformance_version`).
     pub version: String,
     /// Sections in manifest order.
@@ -104,10 +107,11 @@ pub struct SuiteRules {
 }
 
 impl SuiteRules {
-    /// Reads the suite at `root`. Fails (exit 2) when it has no readable manifest, version or
-    /// results schema (a suite older than 1.5.0 has no results format).
+    /// Reads the suite at `root`. Fails (exit 2) when it has no readable manifest, version,
+    /// description or results schema (a BabelQueue suite older than 1.5.0 has no results format).
     pub fn load(root: &Path) -> Result<Self> {
         let suite = load::load(root)?;
+        let kind = suites::describe(&suite)?;
         let manifest = suite.require_manifest()?;
         let version = suite
             .version_text()
@@ -126,20 +130,22 @@ impl SuiteRules {
                 "is missing or is not valid JSON (results files need a 1.5.0 or later suite)",
             )
         })?;
-        compile_for_draft(schema, DRAFT_2020_12).map_err(|(_, e)| {
-            Error::bad_path(root.join(RESULTS_SCHEMA), format!("the schema {e}"))
-        })?;
         // `format` (generated_at: date-time, RFC 3339) is asserted, as the spec requires it.
-        let validator = json_schema::compile(schema, Draft::Draft202012, true).map_err(|e| {
+        let validator = schema::compile_for_draft(schema, DRAFT_2020_12, true).map_err(|why| {
             Error::bad_path(
                 root.join(RESULTS_SCHEMA),
-                format!("the schema does not compile: {e}"),
+                format!("the schema {}", why.message()),
             )
         })?;
-        Ok(Self::from_manifest(manifest, version, validator))
+        Ok(Self::from_manifest(kind, manifest, version, validator))
     }
 
-    pub(crate) fn from_manifest(manifest: &Value, version: String, validator: Validator) -> Self {
+    pub(crate) fn from_manifest(
+        kind: SuiteKind,
+        manifest: &Value,
+        version: String,
+        validator: Validator,
+    ) -> Self {
         let index = CaseIndex::new(manifest);
         let scopes = manifest.get("sections").and_then(Value::as_object);
         let mut sections: Vec<SectionRule> = index
@@ -152,7 +158,7 @@ impl SuiteRules {
                 scope: scopes
                     .and_then(|m| m.get(name))
                     .and_then(bqsuite_suite::rules::scope_in)
-                    .unwrap_or("core")
+                    .unwrap_or(CORE_SCOPE)
                     .to_string(),
                 ids: Vec::new(),
                 id_set: HashSet::new(),
@@ -190,6 +196,7 @@ impl SuiteRules {
             })
             .unwrap_or_default();
         SuiteRules {
+            kind,
             version,
             sections,
             by_name,
@@ -200,6 +207,16 @@ impl SuiteRules {
 
     pub fn section(&self, name: &str) -> Option<&SectionRule> {
         self.by_name.get(name).map(|&i| &self.sections[i])
+    }
+
+    /// The family of the SDK named `sdk` ([`family_of`]), when the suite's manifest lists SDK
+    /// exceptions (BabelQueue's format); `None` for any other suite, where families mean nothing.
+    pub fn family_of(&self, sdk: &str) -> Option<&'static str> {
+        self.kind
+            .format
+            .exceptions
+            .then(|| family_of(sdk))
+            .flatten()
     }
 
     /// The exception that excludes `binding` for `family`, if any.
@@ -305,7 +322,7 @@ pub fn check_tree(rules: &SuiteRules, file: &str, tree: &Node) -> FileCheck {
     let sdk = read::top_string(tree, "sdk");
     let version = read::top_string(tree, "version");
     let conformance_version = read::top_string(tree, "conformance_version");
-    let family = sdk.as_deref().and_then(family_of);
+    let family = sdk.as_deref().and_then(|sdk| rules.family_of(sdk));
 
     if let Some(cv) = &conformance_version
         && *cv != rules.version
@@ -321,7 +338,8 @@ pub fn check_tree(rules: &SuiteRules, file: &str, tree: &Node) -> FileCheck {
     }
 
     // bindings → the scopes the SDK carries.
-    let mut scopes: BTreeSet<String> = BTreeSet::from(["core".to_string()]);
+    let bindings: Vec<&str> = rules.kind.bindings().collect();
+    let mut scopes: BTreeSet<String> = BTreeSet::from([CORE_SCOPE.to_string()]);
     let mut listed: BTreeSet<String> = BTreeSet::new();
     let mut covered: HashSet<String> = HashSet::new();
     if let Some(Kind::Array(items)) = tree.member("bindings").map(|m| &m.value.kind) {
@@ -330,9 +348,9 @@ pub fn check_tree(rules: &SuiteRules, file: &str, tree: &Node) -> FileCheck {
                 continue;
             };
             let pointer = format!("/bindings/{i}");
-            if !BINDINGS.contains(&binding.as_str()) {
+            if !bindings.contains(&binding.as_str()) {
                 out.push(at(
-                    findings::binding_unknown(file, binding, &BINDINGS).at(&pointer),
+                    findings::binding_unknown(file, binding, &bindings).at(&pointer),
                     item.pos,
                 ));
                 covered.insert(pointer);
@@ -381,7 +399,7 @@ pub fn check_tree(rules: &SuiteRules, file: &str, tree: &Node) -> FileCheck {
         }
         for rule in &rules.sections {
             if scopes.contains(&rule.scope) && !names.contains(rule.name.as_str()) {
-                let missing = if rule.scope == "core" {
+                let missing = if rule.scope == CORE_SCOPE {
                     findings::core_section_missing
                 } else {
                     findings::binding_section_missing
@@ -562,8 +580,13 @@ pub(crate) mod tests {
             "delay": {"cases": [{}]}
         });
         let schema = json!({"$schema": DRAFT_2020_12, "type": "object"});
-        let validator = json_schema::compile(&schema, Draft::Draft202012, false).unwrap();
-        SuiteRules::from_manifest(&manifest, "1.5.0".into(), validator)
+        let validator = schema::compile_for_draft(&schema, DRAFT_2020_12, false).unwrap();
+        SuiteRules::from_manifest(
+            SuiteKind::babelqueue(),
+            &manifest,
+            "1.5.0".into(),
+            validator,
+        )
     }
 
     fn codes(text: &str) -> Vec<&'static str> {

@@ -101,14 +101,28 @@ pub(crate) fn version_mixed(warning: String) -> Diagnostic {
         .help("compare results of one suite version, or read each column's verdict")
 }
 
-/// The column of `file` (labelled `label`) is not compatible: `verdict` with suite `version`.
-pub(crate) fn not_compatible(file: &str, label: &str, verdict: &str, version: &str) -> Diagnostic {
+/// The column of `file` (labelled `label`) is not compatible: `verdict` with suite `version`
+/// (the suite directory `suite`, named in the command when it is not the default `suite`).
+pub(crate) fn not_compatible(
+    file: &str,
+    label: &str,
+    verdict: &str,
+    version: &str,
+    suite: &std::path::Path,
+) -> Diagnostic {
+    let with_suite = if suite == std::path::Path::new("suite") {
+        String::new()
+    } else {
+        format!(" --suite {}", bqsuite_core::shell::arg(suite))
+    };
     Diagnostic::note(
         Code::ResultsNotCompatible,
         file,
         format!("{label}: {verdict} with suite {version}"),
     )
-    .help(format!("`bqsuite results check {file}` lists the reasons"))
+    .help(format!(
+        "`bqsuite results check {file}{with_suite}` lists the reasons"
+    ))
 }
 
 // ---------------------------------------------------------------- results diff
@@ -377,7 +391,11 @@ pub(crate) fn binding_unknown(file: &str, binding: &str, bindings: &[&str]) -> D
         file,
         format!("`{binding}` is not a binding"),
     )
-    .help(format!("bindings may name only {}", bindings.join(", ")))
+    .help(if bindings.is_empty() {
+        "this suite has no bindings: remove it (`bindings` is empty)".to_string()
+    } else {
+        format!("bindings may name only {}", bindings.join(", "))
+    })
 }
 
 /// `binding` (in `file`) is excepted for `family` by `adr`; `description` explains it.

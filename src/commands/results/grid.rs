@@ -212,6 +212,8 @@ pub struct Row {
 /// The whole matrix.
 #[derive(Debug, Clone)]
 pub struct Matrix {
+    /// The suite's title (its description's: `BabelQueue`, `Sideband SBP v1`).
+    pub suite_title: String,
     pub suite_version: String,
     pub columns: Vec<Column>,
     pub rows: Vec<Row>,

@@ -161,6 +161,7 @@ pub fn build(rules: &SuiteRules, checks: Vec<FileCheck>) -> Matrix {
         )
     });
     Matrix {
+        suite_title: rules.kind.title.clone(),
         suite_version: rules.version.clone(),
         columns,
         rows,
@@ -185,6 +186,7 @@ pub fn run(options: &MatrixOptions) -> Result<(Report, String)> {
                 &fc.label(),
                 &fc.verdict(),
                 &matrix.suite_version,
+                &options.suite,
             ));
         }
         report
@@ -253,7 +255,8 @@ pub fn render_markdown(m: &Matrix) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "## BabelQueue conformance matrix — suite {}\n",
+        "## {} conformance matrix — suite {}\n",
+        md(&m.suite_title),
         md(&m.suite_version)
     );
     if let Some(w) = &m.version_warning {
@@ -398,7 +401,10 @@ ul.cases code { font-size: 12px; }
 /// The HTML rendering: one self-contained page.
 pub fn render_html(m: &Matrix) -> String {
     let mut out = String::new();
-    let title = format!("BabelQueue conformance matrix — suite {}", m.suite_version);
+    let title = format!(
+        "{} conformance matrix — suite {}",
+        m.suite_title, m.suite_version
+    );
     let _ = write!(
         out,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\

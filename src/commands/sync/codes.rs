@@ -11,6 +11,7 @@ bqsuite_core::finding_codes! {
         SyncSpecialFile = "sync-special-file",
         SyncInvalidSuite = "sync-invalid-suite",
         SyncNotVendored = "sync-not-vendored",
+        SyncOtherSuite = "sync-other-suite",
         SyncMissingRepo = "sync-missing-repo",
         SyncBadManifest = "sync-bad-manifest",
         SyncIo = "sync-io",

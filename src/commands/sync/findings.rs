@@ -3,7 +3,11 @@
 use super::codes::Code;
 use bqsuite_core::diag::{Diagnostic, count};
 use bqsuite_core::shell::escape;
+use bqsuite_suite::kind::{DESCRIPTION, Kind};
 use bqsuite_suite::load::MANIFEST;
+
+use super::targets::Target;
+use super::targets_file_name;
 use bqsuite_suite::vendor::UnsafeKind;
 
 // ---------------------------------------------------------------- the targets file
@@ -236,6 +240,41 @@ pub(crate) fn not_vendored(target: String, files: usize) -> Diagnostic {
             count(files, "file", "files")
         ),
     )
+}
+
+/// The copy at `target` is `found`'s (`undescribed`: it has a manifest and no suite.json, so it
+/// is BabelQueue's), not `canonical`'s, the suite this run vendors; `then` is this run's command.
+pub(crate) fn other_suite(
+    target: &Target,
+    found: &Kind,
+    undescribed: bool,
+    canonical: &Kind,
+    then: &str,
+) -> Diagnostic {
+    let says = if undescribed {
+        format!("it has a {MANIFEST} and no {DESCRIPTION}")
+    } else {
+        format!("its {DESCRIPTION} says so")
+    };
+    Diagnostic::error(
+        Code::SyncOtherSuite,
+        target.path.clone(),
+        format!(
+            "the copy is of the {} suite (`{}`: {says}), not of {} (`{}`), the suite this run \
+             vendors, so it was neither compared nor written (targets file line {})",
+            escape(&found.title),
+            found.name,
+            canonical.title,
+            canonical.name,
+            target.line
+        ),
+    )
+    .help(format!(
+        "list it in {}'s targets file ({}) and sync it from that suite's directory; or, if this \
+         line is a mistake, remove it and run `{then}`",
+        found.name,
+        targets_file_name(found)
+    ))
 }
 
 /// Writing the copy at `target` failed (`error`).

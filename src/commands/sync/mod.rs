@@ -30,10 +30,11 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::commands::validate;
+use crate::commands::{suites, validate};
 use bqsuite_core::diag::{Report, Severity};
 use bqsuite_core::error::{Error, Result};
 use bqsuite_core::shell;
+use bqsuite_suite::kind::Kind;
 use bqsuite_suite::load;
 use targets::Target;
 
@@ -43,21 +44,33 @@ pub use render::{render_human, render_human_styled};
 
 pub use codes::Code;
 
-/// The targets file: beside the suite directory (this repository keeps it at its root, so that
-/// `suite/` stays byte for byte the real release), or inside it. Never part of a release or of a
-/// vendored copy.
+/// BabelQueue's targets file: beside the suite directory (this repository keeps it at its root,
+/// so that `suite/` stays byte for byte the real release), or inside it. Never part of a release
+/// or of a vendored copy.
 pub const TARGETS_FILE: &str = "sync-targets.txt";
 
-/// The default targets file of `suite`: `<suite>/sync-targets.txt` when it exists, else the one
-/// beside the suite directory.
-pub fn default_targets(suite: &std::path::Path) -> PathBuf {
-    let inside = suite.join(TARGETS_FILE);
+/// The name of a suite's targets file: BabelQueue's is [`TARGETS_FILE`] (the name it always
+/// had), any other suite's `<name>-sync-targets.txt` (`sbp-sync-targets.txt`), so that the files
+/// of two suites can sit side by side at a repository's root.
+pub fn targets_file_name(kind: &Kind) -> String {
+    if kind.name == Kind::babelqueue().name {
+        TARGETS_FILE.to_string()
+    } else {
+        format!("{}-{TARGETS_FILE}", kind.name)
+    }
+}
+
+/// The default targets file of `suite`, whose description is `kind`: the suite's targets file
+/// ([`targets_file_name`]) inside the suite directory when it exists, else the one beside it.
+pub fn default_targets(suite: &std::path::Path, kind: &Kind) -> PathBuf {
+    let name = targets_file_name(kind);
+    let inside = suite.join(&name);
     if inside.exists() {
         return inside;
     }
     match suite.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent.join(TARGETS_FILE),
-        _ => PathBuf::from(TARGETS_FILE),
+        Some(parent) if !parent.as_os_str().is_empty() => parent.join(name),
+        _ => PathBuf::from(name),
     }
 }
 
@@ -72,10 +85,11 @@ pub fn sync(options: &Options) -> Result<Outcome> {
     };
     let subject = options.suite.display().to_string();
     let mut report = Report::new(subject.clone());
+    let kind = suites::describe(&suite)?;
     let targets_file = options
         .targets
         .clone()
-        .unwrap_or_else(|| default_targets(&options.suite));
+        .unwrap_or_else(|| default_targets(&options.suite, &kind));
     let workspace = match &options.workspace {
         Some(w) => w.clone(),
         None => default_workspace(&options.suite)?,
@@ -160,7 +174,7 @@ pub fn sync(options: &Options) -> Result<Outcome> {
         outcome.report = report;
         return Ok(outcome);
     }
-    let mut results = run::check_targets(options, &workspace, &targets, &expected)?;
+    let mut results = run::check_targets(options, &workspace, &targets, &expected, &kind)?;
     if targets.is_empty() || results.iter().all(|r| r.status == Status::MissingRepo) {
         return Err(nothing_to_check(
             options,

@@ -14,6 +14,7 @@ use bqsuite_core::error::{Error, Result};
 use bqsuite_core::shell;
 use bqsuite_suite::compare::{self, CompareOptions};
 use bqsuite_suite::drift::{self, Change};
+use bqsuite_suite::kind::{self, CopyOf, Kind};
 use bqsuite_suite::load::VERSION_FILE;
 use bqsuite_suite::releases::{self, Identity};
 use bqsuite_suite::vendor::{self, PathState, UnsafeKind};
@@ -23,6 +24,8 @@ use bqsuite_suite::vendor::{self, PathState, UnsafeKind};
 /// equal to the canonical suite is never read a second time or hashed).
 struct Canonical<'a> {
     files: &'a BTreeMap<String, Vec<u8>>,
+    /// The suite's description: a copy of another suite is neither compared nor written.
+    kind: &'a Kind,
     identity: OnceLock<Identity>,
 }
 
@@ -45,9 +48,11 @@ pub(super) fn check_targets(
     workspace: &Path,
     targets: &[Target],
     expected: &BTreeMap<String, Vec<u8>>,
+    kind: &Kind,
 ) -> Result<Vec<TargetResult>> {
     let canonical = &Canonical {
         files: expected,
+        kind,
         identity: OnceLock::new(),
     };
     let workers = std::thread::available_parallelism()
@@ -167,6 +172,30 @@ fn run_target(
         Ok(Err(found)) => Some(failed(refusal(options, workspace, target, &found, true))),
         Err(e) => Some(failed(findings::io(target.path.clone(), &e.to_string()))),
     };
+    // A copy of another suite is that suite's business: never compared with this one, never
+    // overwritten by it.
+    if state == PathState::Present {
+        match kind::copy_of(&dir) {
+            Ok(copy) => {
+                if let Some(found) = copy.kind().filter(|k| k.name != canonical.kind.name) {
+                    let undescribed = copy == CopyOf::Undescribed;
+                    let mut again = options.fix_args();
+                    if options.check {
+                        again.push("--check".into());
+                    }
+                    let then = shell::command(&again);
+                    return failed(findings::other_suite(
+                        target,
+                        &found,
+                        undescribed,
+                        canonical.kind,
+                        &then,
+                    ));
+                }
+            }
+            Err(e) => return failed(findings::io(target.path.clone(), &e.to_string())),
+        }
+    }
     match state {
         PathState::RepoMissing => TargetResult::new(target, Status::MissingRepo),
         PathState::TargetMissing if options.check => {

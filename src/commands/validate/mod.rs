@@ -160,7 +160,7 @@ fn check_structure(
     out: &mut Vec<Diagnostic>,
 ) {
     files::check(suite, kind, out);
-    names::check(suite, out);
+    names::check(suite, kind, out);
     schemas::check_example(suite, compiled, out);
     if let Some((manifest, index)) = manifest {
         manifest::check(suite, kind, manifest, index, out);

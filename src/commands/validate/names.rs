@@ -7,17 +7,18 @@ use std::collections::BTreeSet;
 use super::findings;
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_suite::Suite;
-use bqsuite_suite::archive;
+use bqsuite_suite::kind::Kind;
 use bqsuite_suite::release::ustar::{self, PathError};
 
-pub fn check(suite: &Suite, out: &mut Vec<Diagnostic>) {
+/// Checks every name of `suite` under the root directory of `kind`'s release.
+pub fn check(suite: &Suite, kind: &Kind, out: &mut Vec<Diagnostic>) {
     let Some(version) = suite
         .version_text()
         .filter(|v| semver::Version::parse(v).is_ok())
     else {
         return; // the version finding says why; the root directory's name is unknown
     };
-    let root = archive::root_dir(version);
+    let root = kind.root_dir(version);
     let mut dirs = BTreeSet::new();
     // The loader holds only the vendored set, which is what a release carries (plus LICENSE).
     for rel in suite.files.keys() {

@@ -1,50 +1,20 @@
 //! The two schemas compile under their own drafts, the example results file conforms, and the
 //! fixtures that must (or must not) satisfy the producer envelope schema do (or do not).
 
-use bqsuite_eval::schema::{self as json_schema, Draft, Validator};
 use serde_json::Value;
 
 use super::codes::Code;
 use super::findings;
+use crate::commands::schema::{self, DRAFT_07, DRAFT_2020_12, Unusable, Validator};
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_core::index::IndexedCase;
 use bqsuite_suite::Suite;
 use bqsuite_suite::load::{ENVELOPE_SCHEMA, RESULTS_EXAMPLE, RESULTS_SCHEMA};
 
-pub const DRAFT_07: &str = "http://json-schema.org/draft-07/schema#";
-pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
-
 /// The suite's compiled schemas (`None` where missing or broken; that is reported once).
 pub struct Compiled {
     pub envelope: Option<Validator>,
     pub results: Option<Validator>,
-}
-
-/// Compiles `schema` under the draft its `$schema` must name; or says why not, with the code
-/// of the finding (`schema-draft`, `schema-compile`) and the words that follow "the schema".
-pub fn compile_for_draft(schema: &Value, draft_uri: &str) -> Result<Validator, (Code, String)> {
-    match schema.get("$schema").and_then(Value::as_str) {
-        Some(uri) if uri.trim_end_matches('#') == draft_uri.trim_end_matches('#') => {}
-        Some(uri) => {
-            return Err((
-                Code::SchemaDraft,
-                format!("declares `$schema: {uri}` but must be `{draft_uri}`"),
-            ));
-        }
-        None => {
-            return Err((
-                Code::SchemaDraft,
-                format!("has no `$schema`; it must declare `{draft_uri}`"),
-            ));
-        }
-    }
-    let draft = if draft_uri == DRAFT_07 {
-        Draft::Draft7
-    } else {
-        Draft::Draft202012
-    };
-    json_schema::compile(schema, draft, false)
-        .map_err(|e| (Code::SchemaCompile, format!("does not compile: {e}")))
 }
 
 fn compile_one(
@@ -54,10 +24,14 @@ fn compile_one(
     out: &mut Vec<Diagnostic>,
 ) -> Option<Validator> {
     let doc = suite.json(rel)?;
-    match compile_for_draft(doc, draft) {
+    match schema::compile_for_draft(doc, draft, false) {
         Ok(v) => Some(v),
-        Err((code, message)) => {
-            out.push(findings::schema_unusable(code, rel, &message, draft).at(""));
+        Err(why) => {
+            let code = match why {
+                Unusable::Draft(_) => Code::SchemaDraft,
+                Unusable::Compile(_) => Code::SchemaCompile,
+            };
+            out.push(findings::schema_unusable(code, rel, why.message(), draft).at(""));
             None
         }
     }
@@ -71,11 +45,8 @@ pub fn compile(suite: &Suite, out: &mut Vec<Diagnostic>) -> Compiled {
 }
 
 /// Each schema violation of `instance` as `(instance pointer, message)`.
-pub fn violations(validator: &Validator, instance: &Value) -> Vec<(String, String)> {
-    validator
-        .iter_errors(instance)
-        .map(|e| (e.instance_path().as_str().to_string(), e.to_string()))
-        .collect()
+fn violations(validator: &Validator, instance: &Value) -> Vec<(String, String)> {
+    schema::violations(validator, instance, usize::MAX)
 }
 
 pub fn check_example(suite: &Suite, compiled: &Compiled, out: &mut Vec<Diagnostic>) {

@@ -19,6 +19,7 @@ fn accepted(asset: &[u8], version: &str) -> Option<BTreeMap<String, Vec<u8>>> {
     let mut sink = Collect::default();
     verify::verify(
         BufReader::new(asset),
+        &verify::Expected::babelqueue(),
         version,
         &Limits::default(),
         &mut sink,

@@ -2,4 +2,5 @@
 //! parser differential with the mainstream tar readers.
 
 mod differential;
+mod suites;
 mod variants;

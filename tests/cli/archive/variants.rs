@@ -10,17 +10,24 @@ use std::io::Write;
 
 use bqsuite::commands::release::{Member, build_asset};
 use bqsuite_suite::archive::verify::{self, Collect, Limits};
+use bqsuite_suite::kind::Kind;
 
 use crate::kit::tarball::*;
 
 fn unpacked(asset: &[u8]) -> Result<BTreeMap<String, Vec<u8>>, (String, String)> {
     let mut sink = Collect::default();
-    verify::verify(asset, VERSION, &Limits::default(), &mut sink)
-        .map(|_| sink.files)
-        .map_err(|f| {
-            let d = f.diagnostic().expect("a refusal, not a failure");
-            (d.code.to_string(), d.message.clone())
-        })
+    verify::verify(
+        asset,
+        &verify::Expected::babelqueue(),
+        VERSION,
+        &Limits::default(),
+        &mut sink,
+    )
+    .map(|_| sink.files)
+    .map_err(|f| {
+        let d = f.diagnostic().expect("a refusal, not a failure");
+        (d.code.to_string(), d.message.clone())
+    })
 }
 
 fn verdict(asset: &[u8]) -> Result<(), (String, String)> {
@@ -113,11 +120,18 @@ fn what_release_writes_is_accepted() {
             data: Some(&schema),
         },
     ];
-    let built = build_asset(&members, &data("LICENSE"), VERSION, 0).unwrap();
+    let built = build_asset(&Kind::babelqueue(), &members, &data("LICENSE"), VERSION, 0).unwrap();
     assert_eq!(built.bytes, asset);
     assert_eq!(verdict(&asset), Ok(()));
     // Any mtime release can be given (SOURCE_DATE_EPOCH) is fine.
-    let later = build_asset(&members, &data("LICENSE"), VERSION, 1_700_000_000).unwrap();
+    let later = build_asset(
+        &Kind::babelqueue(),
+        &members,
+        &data("LICENSE"),
+        VERSION,
+        1_700_000_000,
+    )
+    .unwrap();
     assert_eq!(verdict(&later.bytes), Ok(()));
 }
 

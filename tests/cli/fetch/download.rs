@@ -1408,7 +1408,13 @@ fn random_damage_never_panics_or_hangs() {
     let limits = Limits::default();
     let run = |bytes: &[u8]| -> Result<Summary, verify::Fault> {
         let mut input = std::io::BufReader::new(bytes);
-        verify::verify(&mut input, VERSION, &limits, &mut Discard)
+        verify::verify(
+            &mut input,
+            &verify::Expected::babelqueue(),
+            VERSION,
+            &limits,
+            &mut Discard,
+        )
     };
     let plain = tar(&release_entries(VERSION));
     let packed = gz(&plain);

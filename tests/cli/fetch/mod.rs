@@ -6,5 +6,6 @@ mod download;
 mod old_copies;
 mod setup;
 mod staging;
+mod suites;
 mod update;
 mod update_limits;

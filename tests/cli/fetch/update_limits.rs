@@ -7,6 +7,7 @@ use std::process::Command;
 
 use bqsuite::commands::release::{Member, build_asset};
 use bqsuite_suite::archive::verify::{self, Discard, Limits};
+use bqsuite_suite::kind::Kind;
 use bqsuite_suite::limits::{MAX_FILES, SuiteLimits};
 use serde_json::Value;
 
@@ -47,7 +48,7 @@ fn release_with_fixtures(fixtures: usize) -> Vec<u8> {
         rel: "schema/s.json",
         data: Some(b"{}"),
     });
-    build_asset(&members, b"MIT License\n", VERSION, 0)
+    build_asset(&Kind::babelqueue(), &members, b"MIT License\n", VERSION, 0)
         .unwrap()
         .bytes
 }
@@ -126,10 +127,24 @@ fn a_release_at_the_limits_is_vendored_whole() {
     let limits = Limits::for_suite(&suite);
     // 12 files besides LICENSE: CONFORMANCE_VERSION, manifest.json, schema/s.json, 9 fixtures.
     let at = release_with_fixtures(9);
-    let summary = verify::verify(&at[..], VERSION, &limits, &mut Discard).unwrap();
+    let summary = verify::verify(
+        &at[..],
+        &verify::Expected::babelqueue(),
+        VERSION,
+        &limits,
+        &mut Discard,
+    )
+    .unwrap();
     assert_eq!(summary.vendored_files, 12);
     let over = release_with_fixtures(10);
-    let refused = verify::verify(&over[..], VERSION, &limits, &mut Discard).unwrap_err();
+    let refused = verify::verify(
+        &over[..],
+        &verify::Expected::babelqueue(),
+        VERSION,
+        &limits,
+        &mut Discard,
+    )
+    .unwrap_err();
     assert_eq!(
         refused.diagnostic().unwrap().code.as_str(),
         "archive-too-many-entries"
@@ -184,7 +199,14 @@ fn the_update_refuses_a_tree_it_cannot_read_whole_before_writing() {
         fs::write(tree.join(format!("fixtures/f{i}.json")), "{}").unwrap();
     }
     let asset = release_with_fixtures(5);
-    let summary = verify::verify(&asset[..], VERSION, &Limits::default(), &mut Discard).unwrap();
+    let summary = verify::verify(
+        &asset[..],
+        &verify::Expected::babelqueue(),
+        VERSION,
+        &Limits::default(),
+        &mut Discard,
+    )
+    .unwrap();
     let copy = work.path().join("conformance");
     vendored_copy(&copy);
     let before = snapshot(&copy);
@@ -215,7 +237,14 @@ fn the_update_refuses_a_tree_it_cannot_read_whole_before_writing() {
 #[test]
 fn the_total_size_limit_is_the_loaders() {
     let asset = release_with_fixtures(3);
-    let summary = verify::verify(&asset[..], VERSION, &Limits::default(), &mut Discard).unwrap();
+    let summary = verify::verify(
+        &asset[..],
+        &verify::Expected::babelqueue(),
+        VERSION,
+        &Limits::default(),
+        &mut Discard,
+    )
+    .unwrap();
     assert_eq!(
         summary.bytes,
         summary.vendored_bytes + b"MIT License\n".len() as u64
@@ -228,11 +257,25 @@ fn the_total_size_limit_is_the_loaders() {
     };
     let at = with_total(summary.vendored_bytes);
     assert_eq!(
-        verify::verify(&asset[..], VERSION, &at, &mut Discard).unwrap(),
+        verify::verify(
+            &asset[..],
+            &verify::Expected::babelqueue(),
+            VERSION,
+            &at,
+            &mut Discard
+        )
+        .unwrap(),
         summary
     );
     let over = with_total(summary.vendored_bytes - 1);
-    let fault = verify::verify(&asset[..], VERSION, &over, &mut Discard).unwrap_err();
+    let fault = verify::verify(
+        &asset[..],
+        &verify::Expected::babelqueue(),
+        VERSION,
+        &over,
+        &mut Discard,
+    )
+    .unwrap_err();
     assert_eq!(
         fault.diagnostic().unwrap().code.as_str(),
         "archive-too-large"

@@ -141,6 +141,36 @@ fn installs_the_verified_binary_and_it_runs() {
 }
 
 #[test]
+fn the_suite_option_names_the_command_that_fetches_that_suite() {
+    let release = TinyRelease::published();
+    let home = tempfile::tempdir().unwrap();
+    let hint = "fetch --suite sbp VERSION DIR";
+    for (extra, env) in [
+        (&["--suite", "sbp"][..], &[][..]),
+        (&["--suite=sbp"][..], &[][..]),
+        (&[][..], &[("BQSUITE_SUITE", "sbp")][..]),
+    ] {
+        let bin = home.path().join("bin");
+        let out = release.install_with(&bin, extra, env);
+        assert_eq!(out.status.code(), Some(0), "{extra:?}: {}", text(&out));
+        assert!(text(&out).contains(hint), "{extra:?}: {}", text(&out));
+    }
+    // BabelQueue's, the default, installs as it always did.
+    let out = release.install_with(&home.path().join("bin"), &["--suite", "babelqueue"], &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    assert!(!text(&out).contains("--suite"), "{}", text(&out));
+    // A name that is no suite's stops the run before anything is downloaded or installed.
+    for bad in ["SBP", "../sbp", "", "sbp\n::warning::x"] {
+        let bin = home.path().join("not-installed");
+        let out = release.install_with(&bin, &["--suite", bad], &[]);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}: {}", text(&out));
+        assert!(text(&out).contains("is not a suite name"), "{}", text(&out));
+        assert!(!text(&out).contains("downloading"), "{}", text(&out));
+        assert!(entries(&bin).is_empty(), "{bad:?}");
+    }
+}
+
+#[test]
 fn a_tampered_archive_is_refused_and_nothing_is_installed() {
     let release = Release::new();
     let mut bytes = fs::read(release.archive()).unwrap();

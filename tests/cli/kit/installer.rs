@@ -25,8 +25,9 @@ pub fn archive_name(version: &str, target: &str) -> String {
 }
 
 /// The variables install.sh reads besides its options: none of this process's may get in.
-pub const INSTALLER_ENV: [&str; 9] = [
+pub const INSTALLER_ENV: [&str; 10] = [
     "BQSUITE_VERSION",
+    "BQSUITE_SUITE",
     "BQSUITE_INSTALL_DIR",
     "BQSUITE_TARGET",
     "BQSUITE_CACHE_DIR",
@@ -166,7 +167,8 @@ impl StepRun {
 }
 
 /// The action's inputs as the runner passes them to the Resolve step when a workflow gives none.
-pub const DEFAULT_INPUTS: [(&str, &str); 6] = [
+pub const DEFAULT_INPUTS: [(&str, &str); 7] = [
+    ("INPUT_SUITE", "babelqueue"),
     ("INPUT_VERSION", ""),
     ("INPUT_CHECK", ""),
     ("INPUT_DIFF", "false"),

@@ -53,6 +53,25 @@ pub fn real_1_8_0() -> PathBuf {
     real_release("1.8.0")
 }
 
+/// The Sideband SBP suite, with its description (`sbp-suite/suite.json`).
+pub fn sbp_suite() -> PathBuf {
+    root().join("sbp-suite")
+}
+
+/// A temporary copy of the SBP suite, laid out as [`SuiteCopy::new`] lays out the bundled one:
+/// `<dir>/suite/`, with SBP's licence beside it (as `LICENSE-suite`, the name the licence rule
+/// looks for beside a directory called `suite`).
+pub fn sbp_copy() -> SuiteCopy {
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(&sbp_suite(), &dir.path().join("suite"));
+    fs::copy(
+        root().join("LICENSE-sbp-suite"),
+        dir.path().join(SUITE_LICENSE),
+    )
+    .unwrap();
+    SuiteCopy { dir }
+}
+
 /// A temporary copy of the suite at `from`, laid out as [`SuiteCopy::new`] lays out the bundled
 /// one (with the suite's licence beside it).
 pub fn suite_copy_of(from: &Path) -> SuiteCopy {
@@ -145,11 +164,14 @@ pub fn snapshot(dir: &Path) -> Vec<(String, Option<Vec<u8>>)> {
 }
 
 /// Copies the vendored set of `suite` (everything a copy holds but LICENSE: CONFORMANCE_VERSION,
-/// manifest.json, fixtures/ and schema/) into `dest`.
+/// manifest.json, suite.json when the suite has one, fixtures/ and schema/) into `dest`.
 pub fn vendor_set(suite: &Path, dest: &Path) {
     fs::create_dir_all(dest).unwrap();
     for name in ["CONFORMANCE_VERSION", "manifest.json"] {
         fs::copy(suite.join(name), dest.join(name)).unwrap();
+    }
+    if suite.join("suite.json").exists() {
+        fs::copy(suite.join("suite.json"), dest.join("suite.json")).unwrap();
     }
     for dir in ["fixtures", "schema"] {
         copy_tree(&suite.join(dir), &dest.join(dir));

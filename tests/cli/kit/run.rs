@@ -279,17 +279,20 @@ pub fn findings<'a>(doc: &'a Value, code: &str) -> Vec<&'a Value> {
         .collect()
 }
 
-/// `bqsuite release SUITE --out OUT`, which must succeed; returns the asset's path.
+/// `bqsuite release SUITE --out OUT`, which must succeed; returns the asset's path (the one its
+/// `--format json` report names: the asset is named by the suite's description).
 pub fn released(suite: &Path, out: &Path) -> PathBuf {
     let run = bqsuite(&[
         "release",
         suite.to_str().unwrap(),
         "--out",
         out.to_str().unwrap(),
+        "--format",
+        "json",
     ]);
     assert_eq!(code(&run), 0, "{}{}", stdout(&run), stderr(&run));
-    let version = fs::read_to_string(suite.join("CONFORMANCE_VERSION")).unwrap();
-    out.join(format!("babelqueue-conformance-{}.tar.gz", version.trim()))
+    let doc: serde_json::Value = serde_json::from_str(&stdout(&run)).unwrap();
+    PathBuf::from(doc["data"]["asset"]["path"].as_str().unwrap())
 }
 
 /// Runs `bqsuite` with `args` on a terminal `columns` wide (a pseudo-terminal that util-linux's

@@ -4,6 +4,7 @@
 //!
 //! These tests use GNU tar, gzip, sha256sum and sh from the system (as CI and fetch.sh do).
 
+mod described;
 mod license;
 mod sums;
 mod threads;

@@ -10,6 +10,7 @@ use std::path::Path;
 use std::process::Output;
 
 use bqsuite::commands::release::{Member, build_asset};
+use bqsuite_suite::kind::Kind;
 use bqsuite_suite::release::gzip::{BLOCK, CHUNK, GzipWriter, header, trailer};
 use bqsuite_suite::release::{COMPRESSION_LEVEL, tree};
 
@@ -132,7 +133,7 @@ fn every_real_release_is_the_single_stream_it_always_was() {
                 data: d.as_deref(),
             })
             .collect();
-        let asset = build_asset(&members, &license, version, 0).unwrap();
+        let asset = build_asset(&Kind::babelqueue(), &members, &license, version, 0).unwrap();
         let tar = gunzip(&asset.bytes);
         assert!(tar.len() <= CHUNK, "{version}: {} bytes", tar.len());
         assert!(
@@ -187,6 +188,7 @@ pub fn verify(asset: &[u8], version: &str) -> Result<(), String> {
     use bqsuite_suite::archive::verify::{self, Discard, Limits};
     verify::verify(
         BufReader::new(asset),
+        &verify::Expected::babelqueue(),
         version,
         &Limits::default(),
         &mut Discard,

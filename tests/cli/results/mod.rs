@@ -9,6 +9,7 @@
 
 mod inputs;
 mod known_gaps;
+mod suites;
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -3,18 +3,13 @@
 //! codec alive, eval writes the model's results, and bad input is a finding, never a panic.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::Value;
 
 use crate::kit::*;
 use bqsuite_core::diag::Severity;
 use bqsuite_core::index::CaseIndex;
-
-/// The SBP suite in the repository.
-fn sbp_suite() -> PathBuf {
-    root().join("sbp-suite")
-}
 
 #[test]
 fn validate_rederives_every_case_of_every_part_of_the_plan() {

@@ -2,6 +2,7 @@
 
 mod fleet;
 mod identity;
+mod suites;
 mod targets_file;
 mod verdict;
 

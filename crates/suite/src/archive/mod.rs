@@ -1,7 +1,13 @@
 //! The release asset's layout, shared by the writer (`release`) and the verifier (`fetch`): what
 //! `bqsuite release` writes is exactly what `bqsuite fetch` accepts.
+//!
+//! The asset's names come from the suite's description: [`Kind::asset_name`] and
+//! [`Kind::root_dir`](crate::kind::Kind::root_dir) are the only spelling of them.
 
 use sha2::{Digest, Sha256};
+
+#[cfg(doc)]
+use crate::kind::Kind;
 
 pub mod verify;
 
@@ -16,14 +22,32 @@ pub const SUMS_FILE: &str = "SHA256SUMS";
 /// The license file carried by the asset (not vendored).
 pub const LICENSE_FILE: &str = "LICENSE";
 
-/// `babelqueue-conformance-<version>`: the asset's single root directory.
-pub fn root_dir(version: &str) -> String {
-    format!("babelqueue-conformance-{version}")
+/// A root directory's name (`<asset>-<version>`, as [`Kind::root_dir`] writes it) split into the
+/// asset stem and the version: `sbp-conformance-0.1.0` is (`sbp-conformance`, `0.1.0`). The split
+/// is at the first `-` followed by a digit; the stem must be a name a description may give
+/// (lowercase ASCII letters, digits and `-`, starting with a letter), the version at most 128
+/// ASCII letters, digits, `.`, `-` and `+`. `None` for anything else.
+pub fn split_root(name: &str) -> Option<(&str, &str)> {
+    let at = name
+        .as_bytes()
+        .windows(2)
+        .position(|w| w[0] == b'-' && w[1].is_ascii_digit())?;
+    let (stem, version) = (&name[..at], &name[at + 1..]);
+    let stem_ok = stem.starts_with(|c: char| c.is_ascii_lowercase())
+        && stem
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+    (stem_ok && plausible_version(version)).then_some((stem, version))
 }
 
-/// `babelqueue-conformance-<version>.tar.gz`: the asset's file name.
-pub fn asset_name(version: &str) -> String {
-    format!("{}.tar.gz", root_dir(version))
+/// Text that may be a version in a root directory's name: 1 to 128 ASCII letters, digits, `.`,
+/// `-` and `+` (whether it is SemVer is judged later, where the version is used).
+pub fn plausible_version(version: &str) -> bool {
+    !version.is_empty()
+        && version.len() <= 128
+        && version
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'+'))
 }
 
 /// Lowercase hex SHA-256 of `bytes`.
@@ -121,8 +145,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn names() {
-        assert_eq!(asset_name("1.5.0"), "babelqueue-conformance-1.5.0.tar.gz");
+    fn a_root_splits_into_its_asset_and_version() {
+        assert_eq!(
+            split_root("babelqueue-conformance-1.5.0"),
+            Some(("babelqueue-conformance", "1.5.0"))
+        );
+        assert_eq!(
+            split_root("sbp-conformance-0.1.0-pre"),
+            Some(("sbp-conformance", "0.1.0-pre"))
+        );
+        for not_a_root in [
+            "babelqueue-conformance-",
+            "babelqueue-conformance",
+            "-1.0.0",
+            "Upper-1.0.0",
+            "x-1/2",
+            "x-1.0.0 ",
+        ] {
+            assert_eq!(split_root(not_a_root), None, "{not_a_root}");
+        }
     }
 
     #[test]

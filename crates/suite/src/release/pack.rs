@@ -15,11 +15,12 @@ use super::tree::Entry;
 use super::ustar::TarWriter;
 use crate::Suite;
 use crate::archive::{self, LICENSE_FILE};
+use crate::kind::Kind;
 use crate::load;
 use bqsuite_core::error::{Error, Result};
 use bqsuite_core::fsutil;
 
-/// Writes the release tree as tar: the root directory `babelqueue-conformance-<version>/`, then
+/// Writes the release tree as tar: the root directory `<asset>-<version>/` ([`Kind::root_dir`]), then
 /// the entries in the order given (the walk's sorted order), with LICENSE placed among the root's
 /// entries by name.
 pub struct TreeWriter<'a, W: Write> {
@@ -31,9 +32,15 @@ pub struct TreeWriter<'a, W: Write> {
 }
 
 impl<'a, W: Write> TreeWriter<'a, W> {
-    /// Starts the tree with its root directory.
-    pub fn new(out: W, version: &str, license: &'a [u8], mtime: u64) -> io::Result<Self> {
-        let root = archive::root_dir(version);
+    /// Starts the tree of `kind`'s release `version` with its root directory.
+    pub fn new(
+        out: W,
+        kind: &Kind,
+        version: &str,
+        license: &'a [u8],
+        mtime: u64,
+    ) -> io::Result<Self> {
+        let root = kind.root_dir(version);
         let mut tar = TarWriter::new(out);
         tar.dir(&format!("{root}/"), mtime)?;
         Ok(TreeWriter {
@@ -76,7 +83,7 @@ impl<'a, W: Write> TreeWriter<'a, W> {
 /// An asset written to a temporary file beside its target, not yet in place.
 #[derive(Debug)]
 pub struct Staged {
-    /// `babelqueue-conformance-<version>.tar.gz`.
+    /// `<asset>-<version>.tar.gz` ([`Kind::asset_name`]).
     pub file_name: String,
     /// The temporary file holding it.
     pub temp: PathBuf,
@@ -139,10 +146,11 @@ impl Write for Sink {
 }
 
 /// What to package: the walked `entries` with the bytes of `suite` (its fixtures read as they are
-/// written, and handed on to be validated), the LICENSE, the version naming the root, the entries' mtime, and how many threads
-/// compress.
+/// written, and handed on to be validated), the suite's description (it names the asset and its
+/// root), the LICENSE, the version, the entries' mtime, and how many threads compress.
 pub struct Package<'a> {
     pub suite: &'a Suite,
+    pub kind: &'a Kind,
     pub entries: &'a [Entry],
     pub license: &'a [u8],
     pub version: &'a str,
@@ -159,7 +167,7 @@ impl<'a> Package<'a> {
         out_dir: &Path,
         written: impl FnMut(&str, Cow<'a, [u8]>),
     ) -> Result<Staged> {
-        let file_name = archive::asset_name(self.version);
+        let file_name = self.kind.asset_name(self.version);
         let created = create_dir(out_dir)?;
         let temp = fsutil::temp_sibling(&out_dir.join(&file_name), "tmp");
         match self.write(&temp, written) {
@@ -194,8 +202,8 @@ impl<'a> Package<'a> {
         let (sink, count) = std::thread::scope(|scope| -> Result<(Sink, usize)> {
             let gz =
                 ParallelGzip::new(scope, sink, COMPRESSION_LEVEL, self.threads).map_err(fail)?;
-            let mut tree =
-                TreeWriter::new(gz, self.version, self.license, self.mtime).map_err(fail)?;
+            let mut tree = TreeWriter::new(gz, self.kind, self.version, self.license, self.mtime)
+                .map_err(fail)?;
             for entry in self.entries {
                 if entry.is_dir {
                     tree.entry(&entry.rel, None).map_err(fail)?;
@@ -234,7 +242,8 @@ mod tests {
         let words = [
             "order", "parcel", "refund", "gift", "express", "tier", "gold",
         ];
-        let mut tree = TreeWriter::new(Vec::new(), "9.9.9", b"MIT\n", 0).unwrap();
+        let kind = Kind::babelqueue();
+        let mut tree = TreeWriter::new(Vec::new(), &kind, "9.9.9", b"MIT\n", 0).unwrap();
         tree.entry("fixtures", None).unwrap();
         let mut size = 0;
         let mut k = 0;

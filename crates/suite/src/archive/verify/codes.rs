@@ -25,5 +25,6 @@ bqsuite_core::finding_codes! {
         ArchiveTruncated = "archive-truncated",
         ArchiveTrailingGarbage = "archive-trailing-garbage",
         ArchiveVersionMismatch = "archive-version-mismatch",
+        ArchiveWrongSuite = "archive-wrong-suite",
     }
 }

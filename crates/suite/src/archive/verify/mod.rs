@@ -13,9 +13,11 @@
 //! - extended headers (`pax.rs`): only records that cannot change which file gets which bytes;
 //!   global headers, GNU long names and sparse files are refused;
 //! - entries (`walk.rs`, `path.rs`, `entries.rs`): regular files and directories only, under the
-//!   single root `babelqueue-conformance-<version>/`, with no duplicates or case collisions, laid
-//!   out as a release is ([`crate::layout`]); directory entries may be missing; zero padding
-//!   after the end-of-archive blocks is read up to a cap (past it: a bomb).
+//!   single root `<asset>-<version>/` of the expected suite, with no duplicates or case
+//!   collisions, laid out as a release is ([`crate::layout`]); directory entries may be missing;
+//!   zero padding after the end-of-archive blocks is read up to a cap (past it: a bomb);
+//! - whose release it is (`identity.rs`): the root and the description the archive carries
+//!   (`suite.json`, none for BabelQueue's) are the expected suite's ([`Expected`]).
 //!
 //! Nothing is written here: entries are handed to a [`Sink`] after they passed every check that
 //! can be made before their content is read, and [`verify`] returns only when the whole stream —
@@ -31,6 +33,7 @@ mod fault;
 mod findings;
 mod gzip;
 mod header;
+mod identity;
 mod limits;
 mod path;
 mod pax;
@@ -41,26 +44,28 @@ pub use codes::Code;
 pub use fault::{Fault, show_path};
 pub use gzip::GzMember;
 pub use header::BLOCK;
+pub use identity::Expected;
 pub use limits::Limits;
 pub use sink::{Collect, Discard, Sink, Summary};
 use walk::Walker;
 
-/// Verifies the gzip-compressed tar stream `input` as the release asset of `version`, handing
-/// each entry to `sink`. Returns only after the whole input was read: end-of-archive blocks, the
-/// gzip trailer, and nothing after the gzip member.
+/// Verifies the gzip-compressed tar stream `input` as the release asset of `version` of the
+/// `expected` suite, handing each entry to `sink`. Returns only after the whole input was read:
+/// end-of-archive blocks, the gzip trailer, and nothing after the gzip member.
 pub fn verify<R: BufRead>(
     input: R,
+    expected: &Expected,
     version: &str,
     limits: &Limits,
     sink: &mut dyn Sink,
 ) -> Result<Summary, Fault> {
-    let mut walker = Walker::new(input, version, limits)?;
+    let mut walker = Walker::new(input, expected, version, limits)?;
     walker.walk(sink)?;
     walker.finish()
 }
 
 /// The first path component of the archive's first entry (extended headers skipped), read
-/// without verifying the rest: how `diff` learns which version a tarball claims to be. `None`
+/// without verifying the rest: how `diff` learns which suite and version a tarball claims to be. `None`
 /// when the start of the stream is not a readable header.
 pub fn first_component<R: BufRead>(input: R) -> Option<String> {
     let mut gz = GzMember::new(input, 1 << 20).ok()?;

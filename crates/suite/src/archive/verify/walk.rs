@@ -9,21 +9,29 @@ use super::fault::{Fault, show_path};
 use super::findings;
 use super::gzip::{GzMember, below};
 use super::header::{self, BLOCK, Format, Header};
+use super::identity::Expected;
 use super::limits::{Limits, MAX_VERSION_BYTES};
 use super::path;
 use super::pax::{self, MAX_PAX_BYTES};
 use super::sink::{Sink, Summary};
-use crate::archive::{LICENSE_FILE, root_dir};
+use crate::archive::LICENSE_FILE;
+use crate::kind::DESCRIPTION;
 use crate::load::{MANIFEST, VERSION_FILE};
 
 impl<'a, R: BufRead> Walker<'a, R> {
     /// Reads the gzip header of `input` and starts the walk.
-    pub(super) fn new(input: R, version: &'a str, limits: &'a Limits) -> Result<Self, Fault> {
+    pub(super) fn new(
+        input: R,
+        expected: &'a Expected,
+        version: &'a str,
+        limits: &'a Limits,
+    ) -> Result<Self, Fault> {
         let gz = GzMember::new(input, limits.max_tar_bytes)?;
         Ok(Walker {
             gz,
             limits,
-            root: root_dir(version),
+            root: format!("{}-{version}", expected.asset()),
+            expected,
             version,
             paths: Paths::default(),
             summary: Summary {
@@ -37,6 +45,7 @@ impl<'a, R: BufRead> Walker<'a, R> {
             names_bytes: 0,
             seen_root: false,
             version_text: None,
+            description: None,
             has_manifest: false,
         })
     }
@@ -47,6 +56,7 @@ pub(super) struct Walker<'a, R> {
     gz: GzMember<R>,
     limits: &'a Limits,
     root: String,
+    expected: &'a Expected,
     version: &'a str,
     paths: Paths,
     summary: Summary,
@@ -54,6 +64,8 @@ pub(super) struct Walker<'a, R> {
     names_bytes: u64,
     seen_root: bool,
     version_text: Option<Vec<u8>>,
+    /// The description the archive carries (`suite.json`), once read.
+    description: Option<Vec<u8>>,
     has_manifest: bool,
 }
 
@@ -241,6 +253,8 @@ impl<R: BufRead> Walker<'_, R> {
         }
         if rel == VERSION_FILE {
             self.version_file(size, shown, sink)?;
+        } else if rel == DESCRIPTION {
+            self.description_file(size, shown, sink)?;
         } else {
             self.has_manifest |= rel == MANIFEST;
             let mut reader = EntryReader {
@@ -284,6 +298,27 @@ impl<R: BufRead> Walker<'_, R> {
         Ok(())
     }
 
+    /// Keeps the description the archive carries (bounded by the entry limit), to be checked
+    /// against the expected suite once the archive is read.
+    fn description_file(
+        &mut self,
+        size: u64,
+        shown: &str,
+        sink: &mut dyn Sink,
+    ) -> Result<(), Fault> {
+        let mut text = Vec::with_capacity(size as usize);
+        EntryReader {
+            gz: &mut self.gz,
+            remaining: size,
+            path: shown,
+        }
+        .read_to_end(&mut text)
+        .map_err(|e| below(e, DESCRIPTION))?;
+        sink.file(DESCRIPTION, size, &mut io::Cursor::new(&text))?;
+        self.description = Some(text);
+        Ok(())
+    }
+
     /// Refuses every entry type but a regular file and a directory. An extended header (`x`)
     /// never reaches here.
     fn check_type(&self, header: &Header, shown: &str) -> Result<(), Fault> {
@@ -305,6 +340,11 @@ impl<R: BufRead> Walker<'_, R> {
 
     /// Checks an entry's path; returns it relative to the root (empty for the root itself).
     fn check_path(&mut self, path: &[u8], shown: &str, is_dir: bool) -> Result<String, Fault> {
+        if !self.seen_root
+            && let Some(refusal) = self.expected.foreign_root(path, self.version)
+        {
+            return Err(refusal);
+        }
         let rel = path::check(path, shown, is_dir, &self.root, self.seen_root, self.limits)?;
         self.seen_root = true;
         Ok(rel)
@@ -369,6 +409,8 @@ impl<R: BufRead> Walker<'_, R> {
             let manifest = format!("{}/{MANIFEST}", self.root);
             return Err(findings::manifest_missing(&manifest).into());
         }
+        self.expected
+            .check_description(&self.root, self.description.as_deref())?;
         Ok(self.summary)
     }
 }

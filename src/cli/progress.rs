@@ -1,8 +1,9 @@
-//! The download progress bar, drawn by indicatif. The library never prints: the binary creates a
-//! bar (only when standard error is a terminal, outside CI, in human format) and passes
+//! The download progress bar, drawn by indicatif: a terminal UI, so it lives in the binary. The
+//! library never prints; it reports progress through a callback. The binary creates a bar (only
+//! when standard error is a terminal, outside CI, in human format) and passes
 //! `|done, total| bar.update(done, total)` as the progress sink of
-//! [`crate::commands::fetch::fetch_with_progress`]. indicatif itself draws nothing when standard error is
-//! not a terminal, and limits redraws.
+//! `bqsuite::commands::fetch::fetch_with_progress`. indicatif itself draws nothing when standard
+//! error is not a terminal, and limits redraws.
 
 use std::time::{Duration, Instant};
 
@@ -59,6 +60,7 @@ impl ProgressBar {
     }
 
     /// Whether a bar has been created (and not yet cleared).
+    #[cfg(test)]
     pub fn shown(&self) -> bool {
         self.bar.is_some()
     }
