@@ -16,6 +16,18 @@ use crate::kit::tarball::Mirror;
 
 const VERSION: &str = "1.0.0";
 
+/// What the archive verifier says of `asset`, a BabelQueue release of [`VERSION`], under
+/// `limits`.
+fn verified(asset: &[u8], limits: &Limits) -> Result<verify::Summary, verify::Fault> {
+    verify::verify(
+        asset,
+        &verify::Expected::babelqueue(),
+        VERSION,
+        limits,
+        &mut Discard,
+    )
+}
+
 /// The asset `bqsuite release` writes for a suite of `fixtures` (empty) fixture files, a schema
 /// and a manifest: canonical, so only the limits can refuse it.
 fn release_with_fixtures(fixtures: usize) -> Vec<u8> {
@@ -127,24 +139,10 @@ fn a_release_at_the_limits_is_vendored_whole() {
     let limits = Limits::for_suite(&suite);
     // 12 files besides LICENSE: CONFORMANCE_VERSION, manifest.json, schema/s.json, 9 fixtures.
     let at = release_with_fixtures(9);
-    let summary = verify::verify(
-        &at[..],
-        &verify::Expected::babelqueue(),
-        VERSION,
-        &limits,
-        &mut Discard,
-    )
-    .unwrap();
+    let summary = verified(&at, &limits).unwrap();
     assert_eq!(summary.vendored_files, 12);
     let over = release_with_fixtures(10);
-    let refused = verify::verify(
-        &over[..],
-        &verify::Expected::babelqueue(),
-        VERSION,
-        &limits,
-        &mut Discard,
-    )
-    .unwrap_err();
+    let refused = verified(&over, &limits).unwrap_err();
     assert_eq!(
         refused.diagnostic().unwrap().code.as_str(),
         "archive-too-many-entries"
@@ -199,14 +197,7 @@ fn the_update_refuses_a_tree_it_cannot_read_whole_before_writing() {
         fs::write(tree.join(format!("fixtures/f{i}.json")), "{}").unwrap();
     }
     let asset = release_with_fixtures(5);
-    let summary = verify::verify(
-        &asset[..],
-        &verify::Expected::babelqueue(),
-        VERSION,
-        &Limits::default(),
-        &mut Discard,
-    )
-    .unwrap();
+    let summary = verified(&asset, &Limits::default()).unwrap();
     let copy = work.path().join("conformance");
     vendored_copy(&copy);
     let before = snapshot(&copy);
@@ -237,14 +228,7 @@ fn the_update_refuses_a_tree_it_cannot_read_whole_before_writing() {
 #[test]
 fn the_total_size_limit_is_the_loaders() {
     let asset = release_with_fixtures(3);
-    let summary = verify::verify(
-        &asset[..],
-        &verify::Expected::babelqueue(),
-        VERSION,
-        &Limits::default(),
-        &mut Discard,
-    )
-    .unwrap();
+    let summary = verified(&asset, &Limits::default()).unwrap();
     assert_eq!(
         summary.bytes,
         summary.vendored_bytes + b"MIT License\n".len() as u64
@@ -256,26 +240,9 @@ fn the_total_size_limit_is_the_loaders() {
         })
     };
     let at = with_total(summary.vendored_bytes);
-    assert_eq!(
-        verify::verify(
-            &asset[..],
-            &verify::Expected::babelqueue(),
-            VERSION,
-            &at,
-            &mut Discard
-        )
-        .unwrap(),
-        summary
-    );
+    assert_eq!(verified(&asset, &at).unwrap(), summary);
     let over = with_total(summary.vendored_bytes - 1);
-    let fault = verify::verify(
-        &asset[..],
-        &verify::Expected::babelqueue(),
-        VERSION,
-        &over,
-        &mut Discard,
-    )
-    .unwrap_err();
+    let fault = verified(&asset, &over).unwrap_err();
     assert_eq!(
         fault.diagnostic().unwrap().code.as_str(),
         "archive-too-large"
