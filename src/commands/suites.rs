@@ -69,14 +69,6 @@ pub fn describe(suite: &Suite) -> Result<Kind> {
     Kind::of(suite).map_err(|e| Error::bad_path(suite.root.join(DESCRIPTION), e.to_string()))
 }
 
-/// BabelQueue's description and model: for the commands that serve no other suite yet.
-pub fn babelqueue() -> Served {
-    Served {
-        kind: Kind::babelqueue(),
-        model: &bqsuite_eval::BabelQueue,
-    }
-}
-
 fn unknown_model(file: &Path, name: &str) -> Error {
     Error::bad_path(
         file,
