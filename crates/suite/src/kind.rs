@@ -73,6 +73,9 @@ pub struct Format {
     /// Rules are required from the release that brought them (see [`crate::rules`]); without a
     /// history, every rule holds from the first release.
     pub history: bool,
+    /// A core case is never a known gap: BabelQueue's contract requires the core envelope of
+    /// every SDK. A described suite's implementations may list any failing case as a gap.
+    pub core_never_gap: bool,
 }
 
 impl Kind {
@@ -90,6 +93,7 @@ impl Kind {
                 envelope_schema: true,
                 exceptions: true,
                 history: true,
+                core_never_gap: true,
             },
         }
     }
@@ -149,6 +153,7 @@ impl Kind {
                 envelope_schema: false,
                 exceptions: false,
                 history: false,
+                core_never_gap: false,
             },
         })
     }
@@ -161,6 +166,17 @@ impl Kind {
     /// `<asset>-<version>.tar.gz`: the release asset's file name.
     pub fn asset_name(&self, version: &str) -> String {
         format!("{}.tar.gz", self.root_dir(version))
+    }
+
+    /// The tag a release of `version` is published under: the segment of `release_url` that
+    /// holds `{version}` (`v1.8.0` for BabelQueue's, `sbp-v0.1.0` for SBP's).
+    pub fn tag(&self, version: &str) -> String {
+        let segment = self
+            .release_url
+            .rsplit('/')
+            .find(|s| s.contains("{version}"))
+            .unwrap_or("v{version}");
+        segment.replace("{version}", version)
     }
 
     /// The scopes that are bindings (every scope but `core`).

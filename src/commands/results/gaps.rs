@@ -8,8 +8,9 @@
 //! - a listed case that is skipped (`known-gap-skipped`) or absent (`known-gap-absent`) fails:
 //!   a known gap is run and reported as it behaves, never skipped or left out;
 //! - an entry naming a section or case the manifest lacks (`known-gap-unknown`), a core-scope
-//!   case (`known-gap-core`: the core envelope is never a documented gap), a repeated entry
-//!   (`known-gap-duplicate`) or a malformed one (`known-gaps-invalid`) fails.
+//!   case of a suite whose contract requires every core case (`known-gap-core`: BabelQueue's
+//!   core envelope is never a documented gap; a described suite's cases may all be gaps), a
+//!   repeated entry (`known-gap-duplicate`) or a malformed one (`known-gaps-invalid`) fails.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -21,6 +22,7 @@ use super::read::{self, Loaded, Status};
 use bqsuite_core::diag::Diagnostic;
 use bqsuite_core::error::Result;
 use bqsuite_core::json::{self, Kind, Node, Pos};
+use bqsuite_suite::kind::CORE_SCOPE;
 
 /// One accepted entry of the gaps file.
 #[derive(Debug, Clone)]
@@ -117,7 +119,7 @@ fn entries(tree: &Node, rules: &SuiteRules, out: &mut KnownGaps) {
                 &rules.version,
                 &case,
             ))),
-            Some(rule) if rule.scope == "core" => {
+            Some(rule) if rule.scope == CORE_SCOPE && rules.kind.format.core_never_gap => {
                 out.findings.push(at(findings::gap_core(&file, &section)));
             }
             Some(_) => out.gaps.push(Gap {
