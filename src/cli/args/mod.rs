@@ -23,7 +23,7 @@ pub const SUITE_VERSION: &str = include_str!("../../../suite/CONFORMANCE_VERSION
 #[command(
     name = "bqsuite",
     version,
-    about = "Maintain, release and distribute the BabelQueue conformance suite"
+    about = "Maintain, release and distribute conformance suites, and check implementations against them"
 )]
 pub struct Cli {
     /// Output format: human text; one JSON document on standard output (also when the command
@@ -255,7 +255,8 @@ pub enum Command {
         /// others.
         #[arg(long, default_value = "dist")]
         out: PathBuf,
-        /// The tag being released (vX.Y.Z); must equal v + CONFORMANCE_VERSION.
+        /// The tag being released: v + CONFORMANCE_VERSION (sbp-v + it for SBP: the suite's
+        /// release_url says).
         #[arg(long)]
         tag: Option<String>,
         /// Allow packaging a -pre (untagged) version.

@@ -58,16 +58,21 @@ pub fn expected(dest: &Path, reads_copy: bool, named: Option<&str>) -> Result<Ki
     }
 }
 
-/// Where `kind`'s releases are, in words: `the tags vX.Y.Z of OWNER/REPO` for GitHub releases,
-/// else the release URL.
+/// Where `kind`'s releases are, in words: `the tags vX.Y.Z of OWNER/REPO` (the suite's own tag
+/// pattern) for GitHub releases, else the release URL.
 pub fn where_released(kind: &Kind) -> String {
     let repo = kind
         .release_url
         .strip_prefix("https://github.com/")
-        .and_then(|rest| rest.strip_suffix("/releases/download/v{version}"))
-        .filter(|repo| repo.split('/').count() == 2);
+        .and_then(|rest| rest.rsplit_once("/releases/download/"))
+        .filter(|(repo, tag)| repo.split('/').count() == 2 && !tag.contains('/'))
+        .map(|(repo, _)| repo);
     match repo {
-        Some(repo) => format!("the tags vX.Y.Z of {}", shell::escape(repo)),
+        Some(repo) => format!(
+            "the tags {} of {}",
+            shell::escape(&kind.tag("X.Y.Z")),
+            shell::escape(repo)
+        ),
         None => format!("published at {}", shell::escape(&kind.release_url)),
     }
 }
@@ -127,5 +132,14 @@ mod tests {
             where_released(&elsewhere),
             "published at https://mirror.example/v{version}"
         );
+        let mut sbp = Kind::babelqueue();
+        sbp.release_url =
+            "https://github.com/BabelQueue/conformance/releases/download/sbp-v{version}".into();
+        assert_eq!(
+            where_released(&sbp),
+            "the tags sbp-vX.Y.Z of BabelQueue/conformance"
+        );
+        assert_eq!(sbp.tag("0.1.0"), "sbp-v0.1.0");
+        assert_eq!(Kind::babelqueue().tag("1.8.0"), "v1.8.0");
     }
 }

@@ -115,7 +115,8 @@ pub fn release(options: &Options) -> Result<Report> {
     let (entries, walk_findings) = walked?;
     findings.extend(walk_findings);
     let suite = suite?;
-    let version = check_version(&suite, options, &mut findings);
+    let served = crate::commands::suites::serve(&suite)?;
+    let version = check_version(&suite, &served.kind, options, &mut findings);
     if findings.is_empty() && suite.problems.is_empty() {
         check_same_files(&suite, &entries, &mut findings);
     }
@@ -124,7 +125,6 @@ pub fn release(options: &Options) -> Result<Report> {
     // into the asset and hands its bytes to the checking threads, so the asset holds exactly the
     // bytes that were validated, and no more than a few fixtures are held at a time.
     let subject = options.suite.display().to_string();
-    let served = crate::commands::suites::serve(&suite)?;
     let package = match (&license, &version) {
         (Some(license), Some(version)) if findings.is_empty() && suite.problems.is_empty() => {
             Some(Package {
@@ -283,17 +283,17 @@ fn check_out_dir(out: &Path) -> Result<()> {
 }
 
 /// Why `version` may not be released with these options: a pre-release without `--allow-pre`, a
-/// `--tag` that is not `v` + version.
-fn version_refusals(version: &str, options: &Options) -> Vec<Diagnostic> {
+/// `--tag` that is not the suite's tag of version (`v` + version for BabelQueue's).
+fn version_refusals(version: &str, kind: &Kind, options: &Options) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let pre = semver::Version::parse(version).is_ok_and(|v| !v.pre.is_empty());
     if pre && !options.allow_pre {
         out.push(pre_release_version(version));
     }
     if let Some(tag) = &options.tag
-        && *tag != format!("v{version}")
+        && *tag != kind.tag(version)
     {
-        out.push(tag_mismatch(tag, version));
+        out.push(tag_mismatch(tag, kind, version));
     }
     out
 }
@@ -302,12 +302,13 @@ fn version_refusals(version: &str, options: &Options) -> Vec<Diagnostic> {
 /// missing or malformed version is left to validation, which reports it.
 fn check_version(
     suite: &Suite,
+    kind: &Kind,
     options: &Options,
     findings: &mut Vec<Diagnostic>,
 ) -> Option<String> {
     let text = suite.version_text()?;
     semver::Version::parse(text).ok()?;
-    findings.extend(version_refusals(text, options));
+    findings.extend(version_refusals(text, kind, options));
     Some(text.to_string())
 }
 
@@ -452,12 +453,16 @@ fn pre_release_version(version: &str) -> Diagnostic {
     )
 }
 
-/// `--tag` is not `v` + `version`.
-fn tag_mismatch(tag: &str, version: &str) -> Diagnostic {
+/// `--tag` is not `kind`'s tag of `version` (`v` + version for BabelQueue's suite).
+fn tag_mismatch(tag: &str, kind: &Kind, version: &str) -> Diagnostic {
     Diagnostic::error(
         Code::TagMismatch,
         VERSION_FILE,
-        format!("the tag `{tag}` is not `v{version}` (v + CONFORMANCE_VERSION)"),
+        format!(
+            "the tag `{tag}` is not `{}` ({} + CONFORMANCE_VERSION)",
+            kind.tag(version),
+            kind.tag("")
+        ),
     )
     .help("tag the commit whose CONFORMANCE_VERSION matches, or bump CONFORMANCE_VERSION")
 }

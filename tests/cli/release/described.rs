@@ -118,3 +118,45 @@ fn a_described_release_reads_back_through_the_verifier_as_its_suite() {
     let since = bqsuite(&["validate", s(&sbp_suite()), "--since", s(&asset)]);
     assert_eq!(code(&since), 0, "{}{}", stdout(&since), stderr(&since));
 }
+
+/// A described suite is tagged as its release URL says (`sbp-vX.Y.Z` for SBP, so its releases
+/// never share BabelQueue's `vX.Y.Z` tags): `--tag` takes that tag and refuses BabelQueue's,
+/// naming the tag expected.
+#[test]
+fn a_described_release_is_tagged_as_its_release_url_says() {
+    let suite = sbp_suite();
+    let version = version_of(&suite);
+    let out = tempfile::tempdir().unwrap();
+    let wrong = format!("v{version}");
+    let refused = bqsuite(&[
+        "release",
+        s(&suite),
+        "--out",
+        s(out.path()),
+        "--tag",
+        &wrong,
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        code(&refused),
+        1,
+        "{}{}",
+        stdout(&refused),
+        stderr(&refused)
+    );
+    let doc: Value = serde_json::from_str(&stdout(&refused)).unwrap();
+    assert_eq!(doc["diagnostics"][0]["code"], "tag-mismatch", "{doc:#}");
+    let message = doc["diagnostics"][0]["message"].as_str().unwrap();
+    assert!(message.contains(&format!("`sbp-v{version}`")), "{message}");
+    assert_eq!(fs::read_dir(out.path()).unwrap().count(), 0);
+
+    let tag = format!("sbp-v{version}");
+    let ok = bqsuite(&["release", s(&suite), "--out", s(out.path()), "--tag", &tag]);
+    assert_eq!(code(&ok), 0, "{}{}", stdout(&ok), stderr(&ok));
+    assert!(
+        out.path()
+            .join(format!("sbp-conformance-{version}.tar.gz"))
+            .is_file()
+    );
+}
