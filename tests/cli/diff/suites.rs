@@ -88,6 +88,63 @@ fn an_sbp_section_added_is_a_minor_change() {
     );
 }
 
+/// A decision row documents a case whose expectation the case itself carries: rewording, adding
+/// or dropping a row is wording (a patch), never taken for formatting.
+#[test]
+fn an_sbp_decision_reworded_added_or_removed_is_a_patch() {
+    assert_sbp_change(
+        |m| m["decisions"][0]["decision"] = json!("reworded by the test"),
+        "decision-changed",
+        "patch",
+    );
+    assert_sbp_change(
+        |m| {
+            m["decisions"].as_array_mut().unwrap().remove(0);
+        },
+        "decision-changed",
+        "patch",
+    );
+}
+
+/// The description is what fetch and every copy's check read: a new asset name, release URL or
+/// model needs major; a new title is wording.
+#[test]
+fn an_sbp_description_change_is_classified_by_field() {
+    for (key, value, code_name, needed) in [
+        ("title", "Sideband SBP one", "suite-title-changed", "patch"),
+        (
+            "asset",
+            "sideband-conformance",
+            "suite-description-changed",
+            "major",
+        ),
+        (
+            "release_url",
+            "https://mirror.example/sbp/{version}",
+            "suite-description-changed",
+            "major",
+        ),
+    ] {
+        let new = sbp_copy();
+        let mut description: Value =
+            serde_json::from_str(&fs::read_to_string(new.file("suite.json")).unwrap()).unwrap();
+        description[key] = json!(value);
+        new.write_json("suite.json", &description);
+        let (exit, doc) = diff_json(&sbp_suite(), &new.path());
+        assert_eq!(exit, 1, "{key}: the same version is not enough: {doc:#}");
+        assert_eq!(bump(&doc), needed, "{key}: {doc:#}");
+        let changes: Vec<&Value> = doc["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["severity"] == "note")
+            .collect();
+        assert_eq!(changes.len(), 1, "{key}: {doc:#}");
+        assert_eq!(changes[0]["code"], code_name, "{key}: {doc:#}");
+        assert_eq!(changes[0]["file"], "suite.json", "{key}: {doc:#}");
+    }
+}
+
 #[test]
 fn the_release_notes_of_a_described_suite_carry_its_title() {
     let new = sbp_copy();

@@ -32,6 +32,9 @@ bqsuite_core::finding_codes! {
         SchemaCosmetic = "schema-cosmetic",
         DescriptionChanged = "description-changed",
         ManifestCosmetic = "manifest-cosmetic",
+        DecisionChanged = "decision-changed",
+        SuiteDescriptionChanged = "suite-description-changed",
+        SuiteTitleChanged = "suite-title-changed",
     }
 }
 
@@ -74,8 +77,11 @@ impl Code {
             | Code::ExceptionChanged
             | Code::MetadataChanged
             | Code::FixtureChanged
-            | Code::SchemaChanged => Effect::Changed,
-            Code::DescriptionChanged => Effect::Description,
+            | Code::SchemaChanged
+            | Code::SuiteDescriptionChanged => Effect::Changed,
+            Code::DescriptionChanged | Code::DecisionChanged | Code::SuiteTitleChanged => {
+                Effect::Description
+            }
             Code::FixtureCosmetic | Code::SchemaCosmetic | Code::ManifestCosmetic => {
                 Effect::Cosmetic
             }

@@ -27,6 +27,9 @@
 //! - **Fixtures** are compared as parsed JSON trees (see [`normalize`]); **schemas** as
 //!   parsed JSON with annotations stripped. A byte difference that is not a content difference is
 //!   `fixture-cosmetic` / `schema-cosmetic` / `manifest-cosmetic` (patch).
+//! - A described suite's **decisions** rows (matched by case id) are wording (`decision-changed`,
+//!   patch); its **description** (`suite.json`): a new `title` is wording, any other field
+//!   changed needs major (see [`described`]).
 
 mod change;
 mod codes;
@@ -72,11 +75,13 @@ pub fn compare(old: &Suite, new: &Suite) -> Result<Vec<Change>, (bool, Unusable)
     // Scope entries of names that are not sections on either side.
     out.append(&mut scopes);
     compare_exceptions(old_manifest, new_manifest, &mut out);
+    compare_decisions(old_manifest, new_manifest, &mut out);
     if out.is_empty() {
         manifest_cosmetic(old, new, &mut out);
     }
     compare_fixtures(old, new, &old_index, &new_index, &mut out);
     compare_schemas(old, new, &mut out);
+    compare_description(old, new, &mut out);
     Ok(out)
 }
 
@@ -86,11 +91,13 @@ pub fn needed_bump(changes: &[Change]) -> Bump {
 }
 
 mod cosmetic;
+mod described;
 mod files;
 mod metadata;
 mod sections;
 
 use cosmetic::*;
+use described::*;
 use files::*;
 use metadata::*;
 use sections::*;
