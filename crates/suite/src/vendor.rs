@@ -158,22 +158,7 @@ pub fn check_entries(dir: &Path) -> Result<std::result::Result<(), Unsafe>> {
 /// `expected` (relative path → bytes; paths outside the vendored set are ignored).
 pub fn apply(dir: &Path, expected: &BTreeMap<String, Vec<u8>>) -> Result<Applied> {
     let mut applied = Applied::default();
-    let vendored = |rel: &&String| crate::load::is_vendored(rel);
-    // CONFORMANCE_VERSION last: an interrupted run never claims the new version. manifest.json
-    // first: it names the version being written (`conformance_version`), which is the evidence
-    // a check reads to call a copy without CONFORMANCE_VERSION interrupted. Before it, the
-    // description (suite.json, when the suite has one): a copy with a manifest says which suite
-    // it is, even when a run is interrupted.
-    let mut order: Vec<&String> = expected.keys().filter(vendored).collect();
-    order.sort_by_key(|rel| {
-        (
-            rel.as_str() == VERSION_FILE,
-            rel.as_str() != crate::kind::DESCRIPTION,
-            rel.as_str() != crate::load::MANIFEST,
-            rel.as_str(),
-        )
-    });
-    let (version, rest): (Vec<&String>, Vec<&String>) = order
+    let (version, rest): (Vec<&String>, Vec<&String>) = write_order(expected.keys())
         .into_iter()
         .partition(|rel| rel.as_str() == VERSION_FILE);
     if let Some(rel) = version.first() {
@@ -202,6 +187,25 @@ pub fn apply(dir: &Path, expected: &BTreeMap<String, Vec<u8>>) -> Result<Applied
     applied.added.sort();
     applied.deleted.sort();
     Ok(applied)
+}
+
+/// The vendored paths among `paths`, in the order they are written. CONFORMANCE_VERSION last: an
+/// interrupted run never claims the new version. manifest.json first: it names the version
+/// being written (`conformance_version`), which is the evidence a check reads to call a copy
+/// without CONFORMANCE_VERSION interrupted. Before it, the description (suite.json, when the
+/// suite has one): a copy with a manifest says which suite it is, even when a run is
+/// interrupted.
+fn write_order<'a>(paths: impl Iterator<Item = &'a String>) -> Vec<&'a String> {
+    let mut order: Vec<&String> = paths.filter(|rel| crate::load::is_vendored(rel)).collect();
+    order.sort_by_key(|rel| {
+        (
+            rel.as_str() == VERSION_FILE,
+            rel.as_str() != crate::kind::DESCRIPTION,
+            rel.as_str() != crate::load::MANIFEST,
+            rel.as_str(),
+        )
+    });
+    order
 }
 
 /// Flushes a directory's entries (renames, removals) to disk, where the platform allows it.
@@ -326,6 +330,34 @@ mod tests {
             .iter()
             .map(|(k, v)| (k.to_string(), v.as_bytes().to_vec()))
             .collect()
+    }
+
+    #[test]
+    fn the_description_and_manifest_come_first_and_the_version_last() {
+        let paths: Vec<String> = [
+            "schema/envelope.schema.json",
+            "CONFORMANCE_VERSION",
+            "fixtures/a.json",
+            "manifest.json",
+            "suite.json",
+            "LICENSE",
+        ]
+        .map(String::from)
+        .to_vec();
+        let order: Vec<&str> = write_order(paths.iter())
+            .into_iter()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(
+            order,
+            [
+                "suite.json",
+                "manifest.json",
+                "fixtures/a.json",
+                "schema/envelope.schema.json",
+                "CONFORMANCE_VERSION"
+            ]
+        );
     }
 
     #[test]
