@@ -91,6 +91,10 @@ pub const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
                 "The same with the entries dated 2024-01-01 (reproducible builds)",
                 "SOURCE_DATE_EPOCH=1704067200 bqsuite release suite --out dist --tag v1.8.0",
             ),
+            (
+                "The SBP suite's release 0.1.0, tagged as its suite.json says",
+                "bqsuite release sbp-suite --out dist --tag sbp-v0.1.0",
+            ),
         ],
     ),
     (
@@ -237,7 +241,8 @@ pub const ENVIRONMENT: &[Variable] = &[
         name: "BQ_CONFORMANCE_BASE_URL",
         commands: &["fetch"],
         text: "Where to download releases from instead of the suite's release URL (its \
-               description's; the GitHub releases of BabelQueue/conformance for both suites): an \
+               description's; the GitHub releases of BabelQueue/conformance, tagged vVERSION for \
+               BabelQueue's suite and sbp-vVERSION for SBP's): an \
                http://, https:// or file:/// URL of a directory holding the suite's asset \
                (babelqueue-conformance-VERSION.tar.gz, sbp-conformance-VERSION.tar.gz) and \
                SHA256SUMS; {version} in it is replaced by the version.",

@@ -73,8 +73,8 @@ pub fn load_tarball(path: &Path) -> Result<Suite> {
             Error::bad_path(
                 path,
                 "is not a release tarball: its root directory is not `<asset>-<version>/` (such \
-                 as `babelqueue-conformance-<version>/`); give a suite directory or a release \
-                 tarball",
+                 as `babelqueue-conformance-1.8.0/` or `sbp-conformance-0.1.0/`); give a suite \
+                 directory or a release tarball",
             )
         })?;
     let limits = Limits::default();

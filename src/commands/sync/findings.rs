@@ -56,7 +56,7 @@ pub(crate) fn target_is_repository(file: &str, shown: &str) -> Diagnostic {
 
 fn bad_target(file: &str, shown: &str, problem: &str) -> Diagnostic {
     Diagnostic::error(Code::SyncBadTarget, file, format!("`{shown}` {problem}"))
-        .help("write e.g. babelqueue-go/testdata/conformance")
+        .help("write `<repo>/<path>` of the copy, e.g. go-sdk/testdata/conformance")
 }
 
 /// The target `entry` (line `line` of `file`) and `other` (line `other_line`) overlap.
@@ -112,8 +112,8 @@ fn target_and_suite(file: &str, shown: &str, how: &str, suite: &str) -> Diagnost
         ),
     )
     .help(
-        "list the vendored copies of the SDK repositories, e.g. \
-         babelqueue-go/testdata/conformance, not the canonical suite",
+        "list the vendored copies of the SDK repositories, e.g. go-sdk/testdata/conformance, \
+         not the canonical suite",
     )
 }
 

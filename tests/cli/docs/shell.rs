@@ -2,7 +2,7 @@
 //! there says, on the line before it, what it needs:
 //!
 //! * `<!-- shell: offline -->`: run here, as written, in a scratch directory that holds what a
-//!   clone of this repository holds (`suite/`, `LICENSE-suite`, `proposal/`, the real releases
+//!   clone of this repository holds (`suite/`, `sbp-suite/` and their `LICENSE-*`, `proposal/`, the real releases
 //!   under `tests/data/real-releases/`), with the built bqsuite first on PATH; the blocks of one
 //!   page run in order in the same directory, each under `sh -e`;
 //! * `<!-- shell: network -->`: it downloads from GitHub (a release, the installer, a crate);
@@ -121,6 +121,11 @@ fn scratch_clone() -> tempfile::TempDir {
     copy_tree(&root.join("proposal"), &dir.path().join("proposal"));
     fs::copy(suite_license(), dir.path().join(SUITE_LICENSE)).unwrap();
     copy_tree(&root.join("sbp-suite"), &dir.path().join("sbp-suite"));
+    fs::copy(
+        root.join("LICENSE-sbp-suite"),
+        dir.path().join("LICENSE-sbp-suite"),
+    )
+    .unwrap();
     copy_tree(
         &data("real-releases"),
         &dir.path().join("tests/data/real-releases"),
