@@ -78,7 +78,9 @@ pub fn check(
                         .case(section, id),
                 );
             }
-            Verdict::Malformed { pointer, message } => {
+            // The model never answers `Failed`; were one to, it is as unusable as a malformed
+            // case.
+            Verdict::Malformed { pointer, message } | Verdict::Failed { pointer, message } => {
                 counts.fail += 1;
                 out.push(
                     findings::case_malformed(message)

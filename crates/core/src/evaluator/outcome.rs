@@ -16,6 +16,10 @@ pub enum Verdict {
     Malformed { pointer: String, message: String },
     /// The evaluator has no rule for this case's section (a section newer than this bqsuite).
     NoRule,
+    /// An implementation under test answered otherwise than the case expects, or gave no usable
+    /// answer, at `pointer`; only grading an implementation (`bqsuite run`) gives it, never
+    /// the reference model.
+    Failed { pointer: String, message: String },
 }
 
 /// An expectation that the reference model contradicts.
@@ -55,7 +59,9 @@ impl fmt::Display for Verdict {
             Verdict::Pass => f.write_str("pass"),
             Verdict::Mismatch(m) => write!(f, "{}: {m}", m.pointer),
             Verdict::Skip { reason } => write!(f, "skip ({reason})"),
-            Verdict::Malformed { pointer, message } => write!(f, "{pointer}: {message}"),
+            Verdict::Malformed { pointer, message } | Verdict::Failed { pointer, message } => {
+                write!(f, "{pointer}: {message}")
+            }
             Verdict::NoRule => f.write_str("no reference rule for this section"),
         }
     }

@@ -28,7 +28,7 @@ pub fn results_document(
             Verdict::Mismatch(m) => {
                 json!({ "status": "fail", "reason": format!("{}: {m}", m.pointer) })
             }
-            Verdict::Malformed { pointer, message } => {
+            Verdict::Malformed { pointer, message } | Verdict::Failed { pointer, message } => {
                 json!({ "status": "fail", "reason": format!("{pointer}: {message}") })
             }
             Verdict::NoRule => {

@@ -9,9 +9,11 @@
 //! - `case`: reading a case's fields, bytes, fixtures and limits (malformed verdicts);
 //! - `frame_json`: the JSON form of a frame and of a handshake, both ways;
 //! - `compare`: the expectation against the derived outcome, at the first differing field;
+//! - `codec`: what the runners ask of the codec they judge (the model, or an adapter);
 //! - `ops`: the runners.
 
 mod case;
+pub mod codec;
 mod compare;
 mod frame_json;
 mod ops;
@@ -25,6 +27,7 @@ use bqsuite_core::show;
 
 use crate::mistakes::{Mistake, Mistakes};
 use case::{Case, malformed};
+use codec::{Codec, Model};
 
 /// The parts of the conformance plan, one section of the suite each, in manifest order.
 pub const SECTIONS: [&str; 8] = [
@@ -65,7 +68,7 @@ impl Evaluator for Sbp {
         let parsed = parsed.as_ref().map(|(path, value)| (*path, value));
         which
             .iter()
-            .map(|&i| outcome(manifest, &index.cases[i], fixtures, parsed, m))
+            .map(|&i| outcome(manifest, &index.cases[i], fixtures, parsed, &mut Model(m)))
             .collect()
     }
 
@@ -98,8 +101,19 @@ pub fn evaluate_with(
     index
         .cases
         .iter()
-        .map(|c| outcome(manifest, c, fixtures, None, m))
+        .map(|c| outcome(manifest, c, fixtures, None, &mut Model(m)))
         .collect()
+}
+
+/// The outcome of case `c` of `manifest` with `codec`'s answers: how `bqsuite run` grades an
+/// implementation, by the rules the model is held to.
+pub fn judge(
+    manifest: &Value,
+    c: &IndexedCase<'_>,
+    fixtures: &dyn FixtureSource,
+    codec: &mut dyn Codec,
+) -> CaseOutcome {
+    outcome(manifest, c, fixtures, None, codec)
 }
 
 /// The sections whose cases pin the rule `m` breaks: each holds a case that kills it.
@@ -134,13 +148,13 @@ fn outcome(
     c: &IndexedCase<'_>,
     fixtures: &dyn FixtureSource,
     parsed: Option<(&str, &Value)>,
-    m: Mistakes,
+    codec: &mut dyn Codec,
 ) -> CaseOutcome {
     CaseOutcome {
         section: c.section.clone(),
         id: c.id.clone(),
         pointer: c.pointer.clone(),
-        verdict: run(manifest, c, fixtures, parsed, m),
+        verdict: run(manifest, c, fixtures, parsed, codec),
     }
 }
 
@@ -150,7 +164,7 @@ fn run(
     c: &IndexedCase<'_>,
     fixtures: &dyn FixtureSource,
     parsed: Option<(&str, &Value)>,
-    m: Mistakes,
+    codec: &mut dyn Codec,
 ) -> Verdict {
     if c.pointer == format!("/{}/limits", escape_token(&c.section)) {
         return malformed(
@@ -183,7 +197,7 @@ fn run(
         None => return malformed(case.at("op"), format!("missing field `op`: {}", ops())),
     };
     match ops::OPS.iter().find(|(name, _)| name == op) {
-        Some((_, runner)) => runner(&case, m).unwrap_or_else(|verdict| verdict),
+        Some((_, runner)) => runner(&case, codec).unwrap_or_else(|verdict| verdict),
         None => malformed(
             case.at("op"),
             format!("unknown op `{}`: the ops are {}", show::text(op), ops()),

@@ -1,6 +1,6 @@
-//! One runner per case `op`. Each reads its inputs, derives the outcome with the model (decoding
-//! and handshakes with the mistakes `m`; encoding is always the model's), and compares it with
-//! the case's `expect`.
+//! One runner per case `op`. Each reads its inputs, asks the codec it judges (the model, or an
+//! implementation's adapter: see [`super::codec`]) and compares the answers with the case's
+//! `expect`.
 
 use serde_json::{Value, json};
 
@@ -8,14 +8,14 @@ use bqsuite_core::evaluator::Verdict;
 use bqsuite_core::json::pointer::join;
 
 use super::case::{Case, Step, hex_at, malformed};
+use super::codec::Codec;
 use super::compare::{compact, mismatch, verdict};
-use super::frame_json::{frame_from_json, frame_to_json, handshake_to_json};
+use super::frame_json::frame_from_json;
 use crate::fuzzing::{GENERATED_LEN_BOUND, SplitMix64, next_buffer};
 use crate::hex::to_hex;
-use crate::{Limits, Mistakes, ProtocolError, decode_handshake_with, decode_with, encode_with};
 
-/// A runner: the verdict on one case under the mistakes `m`.
-pub(crate) type Runner = fn(&Case<'_>, Mistakes) -> Step<Verdict>;
+/// A runner: the verdict on one case, with `codec`'s answers.
+pub(crate) type Runner = fn(&Case<'_>, &mut dyn Codec) -> Step<Verdict>;
 
 /// The ops, each with its runner.
 pub(crate) const OPS: [(&str, Runner); 7] = [
@@ -34,19 +34,6 @@ pub(crate) const MAX_FUZZ_COUNT: u64 = 1_000_000;
 /// The inputs of the ops that read bytes.
 const BYTES_INPUTS: [&str; 3] = ["hex", "file", "limits"];
 
-/// `{"error": {"code": N}}`.
-fn refusal(e: &ProtocolError) -> Value {
-    json!({ "error": { "code": e.code } })
-}
-
-/// What decoding `bytes` gives: `{"frame": FRAME}` or a refusal.
-fn decoded(bytes: &[u8], limits: &Limits, m: Mistakes) -> Value {
-    match decode_with(bytes, limits, m) {
-        Ok(frame) => json!({ "frame": frame_to_json(&frame) }),
-        Err(e) => refusal(&e),
-    }
-}
-
 /// Compares the expectation `(shape, expected)` with `derived`, a one-member object: the same
 /// member compared field by field, another member reported whole at the expectation's member.
 fn judge(c: &Case<'_>, (shape, expected): (&str, &Value), derived: &Value) -> Verdict {
@@ -61,58 +48,63 @@ fn judge(c: &Case<'_>, (shape, expected): (&str, &Value), derived: &Value) -> Ve
     }
 }
 
-fn decode(c: &Case<'_>, m: Mistakes) -> Step<Verdict> {
+fn decode(c: &Case<'_>, codec: &mut dyn Codec) -> Step<Verdict> {
     c.only_keys(&BYTES_INPUTS)?;
     let (bytes, limits) = (c.bytes()?, c.limits()?);
     let expect = c.expect(&["frame", "error"])?;
-    Ok(judge(c, expect, &decoded(&bytes, &limits, m)))
+    Ok(judge(c, expect, &codec.decode(&bytes, &limits)?))
 }
 
-fn encode(c: &Case<'_>, _: Mistakes) -> Step<Verdict> {
+fn encode(c: &Case<'_>, codec: &mut dyn Codec) -> Step<Verdict> {
     c.only_keys(&["frame", "limits"])?;
-    let frame = frame_from_json(c.require("frame")?, &c.at("frame"))?;
+    let frame = c.require("frame")?;
+    frame_from_json(frame, &c.at("frame"))?;
     let limits = c.limits()?;
     let expect = c.expect(&["hex", "error"])?;
-    let derived = match encode_with(&frame, &limits) {
-        Ok(bytes) => json!({ "hex": to_hex(&bytes) }),
-        Err(e) => refusal(&e),
-    };
-    Ok(judge(c, expect, &derived))
+    Ok(judge(c, expect, &codec.encode(frame, &limits)?))
 }
 
 /// A golden vector: the bytes decode to the expected frame, and that frame encodes to the bytes.
-fn vector(c: &Case<'_>, m: Mistakes) -> Step<Verdict> {
+fn vector(c: &Case<'_>, codec: &mut dyn Codec) -> Step<Verdict> {
     c.only_keys(&BYTES_INPUTS)?;
     let (bytes, limits) = (c.bytes()?, c.limits()?);
     let expect = c.expect(&["frame"])?;
-    let decoding = judge(c, expect, &decoded(&bytes, &limits, m));
+    let decoding = judge(c, expect, &codec.decode(&bytes, &limits)?);
     if decoding != Verdict::Pass {
         return Ok(decoding);
     }
-    let frame = frame_from_json(expect.1, &join(&c.at("expect"), "frame"))?;
+    frame_from_json(expect.1, &join(&c.at("expect"), "frame"))?;
     let field = match c.fields.contains_key("file") {
         true => "file",
         false => "hex",
     };
-    Ok(match encode_with(&frame, &limits) {
-        Ok(out) if out == bytes => Verdict::Pass,
-        Ok(out) => mismatch(&c.at(field), to_hex(&bytes), to_hex(&out)),
-        Err(e) => mismatch(&c.at(field), to_hex(&bytes), compact(&refusal(&e))),
+    let encoded = codec.encode(expect.1, &limits)?;
+    Ok(match encoded.get("hex").and_then(Value::as_str) {
+        Some(out) if out == to_hex(&bytes) => Verdict::Pass,
+        Some(out) => mismatch(&c.at(field), to_hex(&bytes), out.to_string()),
+        None => mismatch(&c.at(field), to_hex(&bytes), compact(&encoded)),
     })
 }
 
-fn roundtrip(c: &Case<'_>, m: Mistakes) -> Step<Verdict> {
+fn roundtrip(c: &Case<'_>, codec: &mut dyn Codec) -> Step<Verdict> {
     c.only_keys(&BYTES_INPUTS)?;
     let (bytes, limits) = (c.bytes()?, c.limits()?);
     let expect = c.expect(&["same_bytes"])?;
-    let derived = match decode_with(&bytes, &limits, m).and_then(|f| encode_with(&f, &limits)) {
-        Ok(out) => json!({ "same_bytes": out == bytes }),
-        Err(e) => refusal(&e),
+    let decoded = codec.decode(&bytes, &limits)?;
+    let derived = match decoded.get("frame") {
+        Some(frame) => {
+            let encoded = codec.encode(frame, &limits)?;
+            match encoded.get("hex").and_then(Value::as_str) {
+                Some(out) => json!({ "same_bytes": out == to_hex(&bytes) }),
+                None => encoded,
+            }
+        }
+        None => decoded,
     };
     Ok(judge(c, expect, &derived))
 }
 
-fn sequence(c: &Case<'_>, m: Mistakes) -> Step<Verdict> {
+fn sequence(c: &Case<'_>, codec: &mut dyn Codec) -> Step<Verdict> {
     c.only_keys(&["frames", "limits"])?;
     let items = c
         .require("frames")?
@@ -125,7 +117,7 @@ fn sequence(c: &Case<'_>, m: Mistakes) -> Step<Verdict> {
         let text = item
             .as_str()
             .ok_or_else(|| malformed(&at, "each frame is a hex string"))?;
-        let outcome = decoded(&hex_at(text, &at)?, &limits, m);
+        let outcome = codec.decode(&hex_at(text, &at)?, &limits)?;
         frames.push(match outcome.get("frame") {
             Some(frame) => frame.clone(),
             None => outcome,
@@ -135,20 +127,16 @@ fn sequence(c: &Case<'_>, m: Mistakes) -> Step<Verdict> {
     Ok(judge(c, expect, &json!({ "frames": frames })))
 }
 
-fn handshake(c: &Case<'_>, m: Mistakes) -> Step<Verdict> {
+fn handshake(c: &Case<'_>, codec: &mut dyn Codec) -> Step<Verdict> {
     c.only_keys(&BYTES_INPUTS)?;
     let (bytes, limits) = (c.bytes()?, c.limits()?);
     let expect = c.expect(&["handshake", "error"])?;
-    let derived = match decode_handshake_with(&bytes, &limits, m) {
-        Ok(h) => json!({ "handshake": handshake_to_json(&h) }),
-        Err(e) => refusal(&e),
-    };
-    Ok(judge(c, expect, &derived))
+    Ok(judge(c, expect, &codec.handshake(&bytes, &limits)?))
 }
 
 /// Negative fuzzing: every buffer of the seeded generator decodes to a frame or is refused with
 /// one of the expected codes.
-fn fuzz(c: &Case<'_>, m: Mistakes) -> Step<Verdict> {
+fn fuzz(c: &Case<'_>, codec: &mut dyn Codec) -> Step<Verdict> {
     c.only_keys(&["seed", "count", "length_bound", "limits"])?;
     let seed = c.count("seed", u64::MAX)?;
     let count = c.count("count", MAX_FUZZ_COUNT)?;
@@ -170,12 +158,23 @@ fn fuzz(c: &Case<'_>, m: Mistakes) -> Step<Verdict> {
     let mut seen = std::collections::BTreeSet::new();
     let mut rng = SplitMix64::new(seed);
     for _ in 0..count {
-        if let Err(e) = decode_with(&next_buffer(&mut rng), &limits, m) {
-            seen.insert(u64::from(e.code));
+        let answer = codec.decode(&next_buffer(&mut rng), &limits)?;
+        if answer.get("frame").is_none() {
+            seen.insert(
+                answer
+                    .pointer("/error/code")
+                    .and_then(Value::as_u64)
+                    .ok_or_else(|| fuzz_answer(&pointer, &answer))?,
+            );
         }
     }
     Ok(match seen.iter().all(|code| allowed.contains(code)) {
         true => Verdict::Pass,
         false => mismatch(&pointer, compact(expected), compact(&json!(seen))),
     })
+}
+
+/// A fuzz buffer's answer is neither a frame nor a refusal with a code.
+fn fuzz_answer(pointer: &str, answer: &Value) -> Verdict {
+    mismatch(pointer, "a frame or an error code".into(), compact(answer))
 }
