@@ -1,6 +1,7 @@
 //! One module per subcommand. A command takes its options and returns a report (or an error
 //! that stops the run); it never prints.
 
+pub mod adapter;
 pub mod adopt;
 pub mod diff;
 pub mod eval;

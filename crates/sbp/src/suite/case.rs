@@ -198,7 +198,7 @@ fn section_pointer(case_pointer: &str) -> String {
 }
 
 /// Applies the `limits` object `value` (at `pointer`) over `limits`.
-fn apply_limits(value: &Value, pointer: &str, limits: &mut Limits) -> Step<()> {
+pub(crate) fn apply_limits(value: &Value, pointer: &str, limits: &mut Limits) -> Step<()> {
     let fields = value.as_object().ok_or_else(|| {
         malformed(
             pointer,

@@ -81,3 +81,51 @@ impl Codec for Model {
         })
     }
 }
+
+/// The protocol's operations, each with the member of the runner's answer its value fills
+/// (`decode` answers `{"frame": VALUE}`).
+pub const OPERATIONS: [(&str, &str); 3] = [
+    ("decode", "frame"),
+    ("encode", "hex"),
+    ("handshake", "handshake"),
+];
+
+/// The member of the runner's answer that operation `op`'s value fills.
+pub fn answer_member(op: &str) -> Option<&'static str> {
+    OPERATIONS
+        .iter()
+        .find(|(name, _)| *name == op)
+        .map(|(_, member)| *member)
+}
+
+/// Answers one request of the adapter protocol with `codec`: the operation `op` on `input`
+/// (`{"hex", "limits"}` or `{"frame", "limits"}`), as the runner's answer (`{"frame": ...}`,
+/// `{"error": {"code": N}}`, ...). `Err` says, in words, why the request cannot be answered.
+pub fn answer(codec: &mut dyn Codec, op: &str, input: &Value) -> Result<Value, String> {
+    let mut limits = Limits::DEFAULT;
+    if let Some(value) = input.get("limits") {
+        super::case::apply_limits(value, "/input/limits", &mut limits).map_err(words)?;
+    }
+    let bytes = || -> Result<Vec<u8>, String> {
+        let text = input
+            .get("hex")
+            .and_then(Value::as_str)
+            .ok_or("`input.hex` must be a string of lowercase hex")?;
+        crate::hex::parse_hex(text).map_err(|e| format!("`input.hex` is not lowercase hex: {e}"))
+    };
+    let answer = match op {
+        "decode" => codec.decode(&bytes()?, &limits),
+        "handshake" => codec.handshake(&bytes()?, &limits),
+        "encode" => match input.get("frame") {
+            Some(frame) => codec.encode(frame, &limits),
+            None => return Err("`input.frame` is missing".into()),
+        },
+        _ => return Err(format!("no operation `{}`", bqsuite_core::show::text(op))),
+    };
+    answer.map_err(words)
+}
+
+/// A verdict that ended a request, in words.
+fn words(verdict: Verdict) -> String {
+    verdict.to_string()
+}
