@@ -107,14 +107,12 @@ fn a_hang_times_out_kills_the_adapter_and_the_next_case_restarts_it() {
     let script = python(VERSATILE);
     let mut adapter = start(&script, &short()).unwrap();
     let pid = adapter.id().unwrap();
-    let (hung, next, adapter) = within(move || {
-        let hung = adapter.call("a", "hang", &Value::Null);
-        let next = adapter.call("b", "echo", &Value::Null);
-        (hung, next, adapter)
-    });
+    let (hung, mut adapter) = within(move || (adapter.call("a", "hang", &Value::Null), adapter));
     assert_eq!(hung, Answer::Errored(Fault::Timeout { after: SHORT }));
     assert!(gone(pid), "the hung adapter {pid} is still there");
-    assert!(matches!(next, Answer::Value(_)));
+    let next = within(move || (adapter.call("b", "echo", &Value::Null), adapter));
+    assert!(matches!(next.0, Answer::Value(_)));
+    let adapter = next.1;
     assert!(adapter.restarted());
 }
 
