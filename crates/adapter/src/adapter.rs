@@ -56,6 +56,9 @@ pub struct Adapter {
     history: Vec<Lifecycle>,
 }
 
+/// How many requests [`Adapter::call_many`] keeps in flight at once.
+pub const WINDOW: usize = 64;
+
 impl Adapter {
     /// Starts `program` with `args` and holds the start exchange: the start request (with
     /// `info`), then its reply, within `bounds.timeout`.
@@ -117,6 +120,89 @@ impl Adapter {
             self.died(case, fault.clone());
         }
         answer
+    }
+
+    /// Sends the op requests of `inputs` (one operation of case `case` on each) and returns
+    /// their answers, in order. Up to [`WINDOW`] requests are in flight at once, so the cost of
+    /// a round trip is paid once per window rather than once per request; an adapter that reads
+    /// a request and answers it before reading the next needs nothing special. Each reply is
+    /// awaited within `bounds.timeout`. After the first answer that is not taken (errored), the
+    /// replies to the requests still in flight are read and dropped (an adapter that cannot
+    /// keep up with that is taken as dead), and the answers not yet read are `Stopped`.
+    pub fn call_many(&mut self, case: &str, op: &str, inputs: &[Value]) -> Vec<Answer> {
+        let mut answers = Vec::with_capacity(inputs.len());
+        if !self.ready(case) {
+            answers.resize_with(inputs.len(), || Answer::Errored(Fault::Stopped));
+            return answers;
+        }
+        let first = self.seq + 1;
+        let mut sent = 0;
+        let mut fault = None;
+        let mut in_flight = 0;
+        while answers.len() < inputs.len() {
+            let Some(process) = self.process.as_mut() else {
+                break;
+            };
+            if sent == 0
+                && let Err(f) = process.drop_stale(&self.bounds)
+            {
+                fault = Some(f);
+                break;
+            }
+            // Keep the window full.
+            if in_flight < WINDOW && sent < inputs.len() {
+                let mut lines = Vec::new();
+                while in_flight < WINDOW && sent < inputs.len() {
+                    self.seq += 1;
+                    OpRequest {
+                        seq: self.seq,
+                        case,
+                        op,
+                        input: &inputs[sent],
+                    }
+                    .write_line(&mut lines);
+                    sent += 1;
+                    in_flight += 1;
+                }
+                process.send(lines);
+            }
+            let expected = first + answers.len() as u64;
+            let answer = match process.receive(&self.bounds) {
+                Ok(reply) => protocol::parse_reply(&reply, expected),
+                Err(f) => Answer::Errored(f),
+            };
+            in_flight -= 1;
+            if let Answer::Errored(f) = &answer {
+                fault = Some(f.clone());
+                answers.push(answer);
+                break;
+            }
+            answers.push(answer);
+        }
+        if let Some(f) = fault {
+            self.settle(case, f, in_flight);
+        }
+        answers.resize_with(inputs.len(), || Answer::Errored(Fault::Stopped));
+        answers
+    }
+
+    /// After `fault` in a batch: an adapter the fault ended is dead; otherwise the `in_flight`
+    /// replies still due are read and dropped, and an adapter that does not give them is dead.
+    fn settle(&mut self, case: &str, fault: Fault, in_flight: usize) {
+        if fault.ends_adapter() {
+            self.died(case, fault);
+            return;
+        }
+        for _ in 0..in_flight {
+            let Some(process) = self.process.as_mut() else {
+                return;
+            };
+            if let Err(f) = process.receive(&self.bounds) {
+                let f = if f.ends_adapter() { f } else { fault.clone() };
+                self.died(case, f);
+                return;
+            }
+        }
     }
 
     /// Whether a process is there to take the request, starting a new one if the policy

@@ -63,7 +63,7 @@ mod lines;
 mod process;
 mod protocol;
 
-pub use adapter::{Adapter, Lifecycle};
+pub use adapter::{Adapter, Lifecycle, WINDOW};
 pub use bounds::Bounds;
 pub use fault::{Exit, Fault, Shape, StartError, Stream};
 pub use process::Stop;

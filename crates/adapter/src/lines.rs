@@ -75,6 +75,15 @@ impl<R: BufRead> Lines<R> {
     }
 }
 
+impl<T: io::Read> Lines<io::BufReader<T>> {
+    /// Whether the next line is already whole in the buffer, and within the bound: reading it
+    /// then takes it without waiting, and gives a [`Read::Line`].
+    pub(crate) fn line_ready(&self) -> bool {
+        let newline = self.inner.buffer().iter().position(|&b| b == b'\n');
+        matches!(newline, Some(n) if n <= self.max_line)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

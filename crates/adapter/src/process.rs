@@ -20,6 +20,9 @@ use crate::lines::{Lines, Read};
 /// What the pipe threads report to the caller's thread.
 enum Event {
     Line(Vec<u8>),
+    /// Several complete lines that were in the reader's buffer together (the replies to
+    /// pipelined requests): one hand-off for all of them.
+    Lines(VecDeque<Vec<u8>>),
     TooLong,
     Flood,
     /// The adapter closed its stdout.
@@ -43,6 +46,8 @@ pub(crate) struct Process {
     /// To the writer thread; dropping it closes the adapter's stdin once the queue is written.
     requests: Option<Sender<Vec<u8>>>,
     events: Receiver<Event>,
+    /// Lines of a [`Event::Lines`] not yet taken.
+    pending: VecDeque<Vec<u8>>,
     stderr: Arc<Tail>,
     reaped: bool,
 }
@@ -75,6 +80,7 @@ impl Process {
                 child,
                 requests: Some(threads.requests),
                 events: threads.events,
+                pending: VecDeque::new(),
                 stderr: threads.stderr,
                 reaped: false,
             }),
@@ -101,17 +107,27 @@ impl Process {
     /// Sends `request` (one line) and returns the next reply line, within `bounds.timeout`. A
     /// fault that [ends the adapter](Fault::ends_adapter) leaves the process killed and reaped.
     pub(crate) fn exchange(&mut self, request: Vec<u8>, bounds: &Bounds) -> Result<Vec<u8>, Fault> {
-        // A line already waiting answers no request of ours (an adapter that replied twice):
-        // dropped, so that this request meets its own reply.
+        self.drop_stale(bounds)?;
+        self.send(request);
+        self.receive(bounds)
+    }
+
+    /// Drops the lines already waiting: they answer no request of ours (an adapter that replied
+    /// twice), so that the next request meets its own reply.
+    pub(crate) fn drop_stale(&mut self, bounds: &Bounds) -> Result<(), Fault> {
+        self.pending.clear();
         loop {
             match self.events.try_recv() {
-                Ok(Event::Line(_) | Event::TooLong) => continue,
+                Ok(Event::Line(_) | Event::Lines(_) | Event::TooLong) => continue,
                 Ok(end) => return Err(self.ended(end, bounds)),
-                Err(TryRecvError::Empty) => break,
+                Err(TryRecvError::Empty) => return Ok(()),
                 Err(TryRecvError::Disconnected) => return Err(self.ended(Event::End, bounds)),
             }
         }
-        let deadline = Instant::now() + bounds.timeout;
+    }
+
+    /// Hands `request` (one line, or several) to the writer thread, without waiting.
+    pub(crate) fn send(&mut self, request: Vec<u8>) {
         let sent = match &self.requests {
             Some(requests) => requests.send(request).is_ok(),
             None => false,
@@ -120,9 +136,21 @@ impl Process {
             // The writer thread ended: it met a write error, which is the next event.
             self.requests = None;
         }
-        let left = deadline.saturating_duration_since(Instant::now());
-        match self.events.recv_timeout(left) {
+    }
+
+    /// The next reply line, within `bounds.timeout` from now (a request the adapter does not
+    /// read counts: its write shares the bound).
+    pub(crate) fn receive(&mut self, bounds: &Bounds) -> Result<Vec<u8>, Fault> {
+        if let Some(line) = self.pending.pop_front() {
+            return Ok(line);
+        }
+        match self.events.recv_timeout(bounds.timeout) {
             Ok(Event::Line(line)) => Ok(line),
+            Ok(Event::Lines(mut lines)) => {
+                let first = lines.pop_front().unwrap_or_default();
+                self.pending = lines;
+                Ok(first)
+            }
             Ok(Event::TooLong) => Err(Fault::TooLong {
                 limit: bounds.max_line,
             }),
@@ -234,6 +262,11 @@ fn kill(child: &mut Child) {
     let _ = child.wait();
 }
 
+/// How many read lines may wait for the caller: enough that the replies to a window of
+/// pipelined requests do not cost a thread hand-off each, few enough that the lines held stay
+/// bounded (each at most `Bounds::max_line`).
+const EVENTS: usize = 16;
+
 /// The ends of the channels to the pipe threads.
 struct Threads {
     requests: Sender<Vec<u8>>,
@@ -248,8 +281,9 @@ impl Threads {
         stderr: ChildStderr,
         bounds: &Bounds,
     ) -> io::Result<Threads> {
-        // One line may wait while the next is read: at most two lines' worth held.
-        let (event_tx, events) = mpsc::sync_channel(1);
+        // A few lines may wait while the next is read (replies to pipelined requests arrive
+        // together): at most EVENTS + 1 lines' worth held.
+        let (event_tx, events) = mpsc::sync_channel(EVENTS);
         let (requests, request_rx) = mpsc::channel();
         let tail = Arc::new(Tail::new(bounds.stderr_tail));
         let writer_events = event_tx.clone();
@@ -291,6 +325,9 @@ fn write_requests(mut stdin: ChildStdin, requests: Receiver<Vec<u8>>, events: Sy
 fn read_replies(mut lines: Lines<BufReader<ChildStdout>>, events: SyncSender<Event>) {
     loop {
         let (event, last) = match lines.next_line() {
+            Ok(Read::Line(line)) if lines.line_ready() => {
+                (Event::Lines(ready(&mut lines, line)), false)
+            }
             Ok(Read::Line(line)) => (Event::Line(line), false),
             Ok(Read::TooLong) => (Event::TooLong, false),
             Ok(Read::Flood) => (Event::Flood, true),
@@ -301,6 +338,20 @@ fn read_replies(mut lines: Lines<BufReader<ChildStdout>>, events: SyncSender<Eve
             return;
         }
     }
+}
+
+/// `first` and the complete lines after it already in the reader's buffer (so reading them
+/// never waits, and together they are no larger than the buffer).
+fn ready(lines: &mut Lines<BufReader<ChildStdout>>, first: Vec<u8>) -> VecDeque<Vec<u8>> {
+    let mut batch = VecDeque::from([first]);
+    while lines.line_ready() {
+        match lines.next_line() {
+            Ok(Read::Line(line)) => batch.push_back(line),
+            // A complete line is in the buffer: it is read whole, and is a line.
+            _ => break,
+        }
+    }
+    batch
 }
 
 /// The last bytes of the adapter's stderr, kept by its thread.

@@ -88,6 +88,14 @@ for r in requests():
         sys.stderr.write(input["text"] + "\n")
         sys.stderr.flush()
         send({"seq": seq, "value": input["text"]})
+    elif op == "batch":
+        act = input.get("do")
+        if act == "wrong-seq":
+            send({"seq": seq + 1000, "value": None})
+        elif act == "crash":
+            os._exit(3)
+        else:
+            send({"seq": seq, "value": input})
     elif op == "refuse-escapes":
         send({"seq": seq, "error": {"code": 1, "message": input["text"]}})
     else:

@@ -5,6 +5,7 @@
 
 mod hostile;
 mod kit;
+mod pipelined;
 mod replies;
 mod session;
 mod speed;
