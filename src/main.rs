@@ -68,6 +68,8 @@ fn dispatch(command: &Command, out: &Output, args: &[OsString]) -> Result<u8, Er
         },
         Command::Diff { old, new, markdown } => run::diff(old, new, markdown, out),
         Command::Eval { suite, out: file } => run::eval(suite, file.as_deref(), out),
+        Command::Run(a) => run::run(a, out),
+        Command::Adapter(a) => run::adapter(a),
         Command::Mutants { suite, proposal } => run::mutants(suite, proposal.as_deref(), out),
         Command::Adopt {
             version,

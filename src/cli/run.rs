@@ -282,6 +282,38 @@ pub fn eval(suite: &Option<PathBuf>, file: Option<&Path>, out: &Output) -> Resul
     Ok(if failures == 0 { CLEAN } else { FOUND })
 }
 
+/// `bqsuite run`: grades the implementation behind the adapter, writes its results.json and
+/// reports every case that did not pass.
+pub fn run(a: &args::RunArgs, out: &Output) -> Result<u8, Error> {
+    check_source_date_epoch()?;
+    fsutil::check_writable_target(&a.out)?;
+    let options = bqsuite::commands::run::Options {
+        suite: suite_or_default(&a.suite),
+        adapter: a.adapter.clone(),
+        sections: a.sections.clone(),
+        cases: a.cases.clone(),
+        timeout: a.timeout,
+    };
+    let graded = bqsuite::commands::run::run(&options)?;
+    let mut text = show::json(
+        &serde_json::to_string_pretty(&graded.document())
+            .map_err(|e| Error::Usage(format!("cannot render results: {e}")))?,
+    );
+    text.push('\n');
+    fsutil::write_atomic(&a.out, text.as_bytes())?;
+    let report = bqsuite::commands::run::report(&graded, Some(&a.out));
+    Ok(out.emit(&report, "passes every case"))
+}
+
+/// `bqsuite adapter`: serves a model over the adapter protocol until stop or end of input.
+pub fn adapter(a: &args::AdapterArgs) -> Result<u8, Error> {
+    let mut server = bqsuite::commands::adapter::Server::new(&a.model, a.mistake.as_deref())?;
+    let stdin = std::io::BufReader::with_capacity(64 * 1024, std::io::stdin().lock());
+    let stdout = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
+    bqsuite::commands::adapter::serve(&mut server, stdin, stdout)?;
+    Ok(CLEAN)
+}
+
 pub fn completions(shell: clap_complete::Shell, out: &Output) -> u8 {
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut args::command(), "bqsuite", &mut script);

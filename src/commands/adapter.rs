@@ -4,7 +4,7 @@
 //! bench run it), and with `--mistake` an implementation with one known bug from the model's
 //! catalogue, which must fail exactly the cases that bug breaks.
 
-use std::io::{BufRead, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 
 use serde_json::{Value, json};
 
@@ -70,7 +70,10 @@ impl Server {
 
     fn operation(&mut self, request: &Value) -> Value {
         let seq = request.get("seq").cloned().unwrap_or(Value::Null);
-        let op = request.get("op").and_then(Value::as_str).unwrap_or_default();
+        let op = request
+            .get("op")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
         let input = request.get("input").unwrap_or(&Value::Null);
         let answer = match codec::answer(&mut self.model, op, input) {
             Ok(answer) => answer,
@@ -84,19 +87,33 @@ impl Server {
     }
 }
 
-/// Serves requests from `input` until `stop` or the end of input.
-pub fn serve(server: &mut Server, input: impl BufRead, mut output: impl Write) -> Result<()> {
+/// Serves requests from `input` until `stop` or the end of input. Replies are flushed whenever
+/// no further request is already waiting in `input`'s buffer, so a burst of pipelined requests
+/// is answered with few writes, and a lone request is answered at once.
+pub fn serve<R: Read>(
+    server: &mut Server,
+    mut input: BufReader<R>,
+    mut output: impl Write,
+) -> Result<()> {
     let broken = |e: std::io::Error| Error::Usage(format!("cannot answer on standard output: {e}"));
-    for line in input.lines() {
-        let line =
-            line.map_err(|e| Error::Usage(format!("cannot read a request line: {e}")))?;
-        let Some(reply) = server.respond(&line) else {
+    let mut line = String::new();
+    loop {
+        line.clear();
+        let read = input
+            .read_line(&mut line)
+            .map_err(|e| Error::Usage(format!("cannot read a request line: {e}")))?;
+        if read == 0 {
+            break;
+        }
+        let Some(reply) = server.respond(line.trim_end_matches(['\n', '\r'])) else {
             break;
         };
         writeln!(output, "{reply}").map_err(broken)?;
-        output.flush().map_err(broken)?;
+        if input.buffer().is_empty() {
+            output.flush().map_err(broken)?;
+        }
     }
-    Ok(())
+    output.flush().map_err(broken)
 }
 
 fn unknown_mistake(id: &str) -> Error {
@@ -130,7 +147,10 @@ mod tests {
             json!({"cmd": "op", "seq": 1, "case": "a/b", "op": "decode", "input": input}),
         );
         assert_eq!(decoded["seq"], 1);
-        assert!(decoded.get("value").is_some() || decoded.get("error").is_some(), "{decoded}");
+        assert!(
+            decoded.get("value").is_some() || decoded.get("error").is_some(),
+            "{decoded}"
+        );
         let refused = reply(
             &mut server,
             json!({"cmd": "op", "seq": 2, "op": "decode", "input": {"hex": "00"}}),

@@ -10,6 +10,7 @@ pub mod mutants;
 pub mod proposal;
 pub mod release;
 pub mod results;
+pub mod run;
 pub mod schema;
 pub mod suites;
 pub mod sync;
@@ -21,13 +22,14 @@ use bqsuite_core::diag::Code;
 /// findings lists exactly these).
 pub fn finding_codes() -> Vec<Code> {
     use bqsuite_suite::{archive::verify, classify, drift, layout, load};
-    let lists: [Vec<Code>; 15] = [
+    let lists: [Vec<Code>; 16] = [
         validate::Code::ALL.iter().map(|c| c.code()).collect(),
         load::Code::ALL.iter().map(|c| c.code()).collect(),
         layout::Code::ALL.iter().map(|c| c.code()).collect(),
         proposal::Code::ALL.iter().map(|c| c.code()).collect(),
         adopt::Code::ALL.iter().map(|c| c.code()).collect(),
         eval::Code::ALL.iter().map(|c| c.code()).collect(),
+        run::Code::ALL.iter().map(|c| c.code()).collect(),
         mutants::Code::ALL.iter().map(|c| c.code()).collect(),
         release::Code::ALL.iter().map(|c| c.code()).collect(),
         fetch::Code::ALL.iter().map(|c| c.code()).collect(),

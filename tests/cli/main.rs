@@ -32,6 +32,7 @@ mod real_writers;
 mod release;
 mod results;
 mod roundtrip;
+mod run;
 mod suites;
 mod supply_chain;
 mod sync;

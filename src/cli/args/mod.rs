@@ -7,10 +7,12 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 
 mod fetch;
 mod help;
+mod run;
 mod sync;
 
 pub use fetch::FetchArgs;
 pub use help::{ENVIRONMENT, EXAMPLES, SUMMARISED};
+pub use run::{AdapterArgs, RunArgs};
 pub use sync::SyncArgs;
 
 /// The suite directory when none is given.
@@ -110,6 +112,8 @@ impl Command {
         match self {
             Command::Validate { .. } => "validate",
             Command::Eval { .. } => "eval",
+            Command::Run(_) => "run",
+            Command::Adapter(_) => "adapter",
             Command::Mutants { .. } => "mutants",
             Command::Adopt { .. } => "adopt",
             Command::Release { .. } => "release",
@@ -143,6 +147,8 @@ impl Command {
             | Command::Release { suite: s, .. }
             | Command::Sync(SyncArgs { suite: s, .. }) => suite(s),
             Command::Fetch(args) => args.dest.display().to_string(),
+            Command::Run(args) => suite(&args.suite),
+            Command::Adapter(args) => args.model.clone(),
             Command::Results { action } => match action {
                 ResultsAction::Check { files: f, .. } | ResultsAction::Matrix { files: f, .. } => {
                     files(f)
@@ -172,7 +178,8 @@ impl Command {
             | Command::Mutants { suite, .. }
             | Command::Adopt { suite, .. }
             | Command::Release { suite, .. }
-            | Command::Sync(SyncArgs { suite, .. }) => Some(of(suite)),
+            | Command::Sync(SyncArgs { suite, .. })
+            | Command::Run(RunArgs { suite, .. }) => Some(of(suite)),
             Command::Results {
                 action: ResultsAction::Check { suite, .. } | ResultsAction::Matrix { suite, .. },
             } => Some(of(suite)),
@@ -205,6 +212,11 @@ pub enum Command {
         #[arg(long, value_name = "DIR", conflicts_with = "since")]
         proposal: Option<PathBuf>,
     },
+    /// Grade an implementation against a suite through its adapter (the adapter protocol),
+    /// and write its results.json.
+    Run(RunArgs),
+    /// Serve a reference model over the adapter protocol on standard input and output.
+    Adapter(AdapterArgs),
     /// Run the reference evaluator over a suite and write its results.json.
     Eval {
         /// The suite directory [default: suite, in the current directory].

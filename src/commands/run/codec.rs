@@ -37,8 +37,15 @@ impl AdapterCodec {
     }
 
     fn call(&mut self, op: &'static str, input: Value) -> Result<Value, Verdict> {
+        let answer = self.adapter.call(&self.case, op, &input);
+        self.taken(op, answer)
+    }
+
+    /// The runner's answer for the adapter's `answer` to an `op` request, or the verdict that
+    /// ends the case.
+    fn taken(&mut self, op: &'static str, answer: Answer) -> Result<Value, Verdict> {
         let member = answer_member(op).unwrap_or(op);
-        match self.adapter.call(&self.case, op, &input) {
+        match answer {
             Answer::Value(value) => Ok(json!({ member: value })),
             Answer::Refused { code, .. } => Ok(json!({ "error": { "code": code } })),
             Answer::Skip(reason) => Err(Verdict::Skip {
@@ -75,5 +82,19 @@ impl Codec for AdapterCodec {
             "handshake",
             json!({ "hex": to_hex(bytes), "limits": limits_json(limits) }),
         )
+    }
+
+    /// The requests go out together, a window at a time ([`Adapter::call_many`]).
+    fn decode_all(&mut self, messages: &[Vec<u8>], limits: &Limits) -> Result<Vec<Value>, Verdict> {
+        let limits = limits_json(limits);
+        let inputs: Vec<Value> = messages
+            .iter()
+            .map(|m| json!({ "hex": to_hex(m), "limits": limits }))
+            .collect();
+        let answers = self.adapter.call_many(&self.case, "decode", &inputs);
+        answers
+            .into_iter()
+            .map(|answer| self.taken("decode", answer))
+            .collect()
     }
 }

@@ -214,7 +214,9 @@ fn select<'a>(index: &'a CaseIndex<'a>, options: &Options) -> Result<Vec<&'a Ind
     Ok(index
         .cases
         .iter()
-        .filter(|c| all || options.sections.contains(&c.section) || options.cases.contains(&name(c)))
+        .filter(|c| {
+            all || options.sections.contains(&c.section) || options.cases.contains(&name(c))
+        })
         .collect())
 }
 

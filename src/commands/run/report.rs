@@ -137,13 +137,13 @@ pub fn report(run: &Run, written: Option<&Path>) -> Report {
         imp.name, imp.version, imp.language, run.kind.title, run.version
     ));
     for (section, counts) in &sections {
-        report.summary.push(format!("{section}: {}", counts.words()));
+        report
+            .summary
+            .push(format!("{section}: {}", counts.words()));
     }
-    report.summary.push(format!(
-        "{} cases: {}",
-        run.graded.len(),
-        total.words()
-    ));
+    report
+        .summary
+        .push(format!("{} cases: {}", run.graded.len(), total.words()));
     if let Some(path) = written {
         report.summary.push(format!("wrote {}", shown_path(path)));
     }

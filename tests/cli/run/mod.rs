@@ -24,7 +24,11 @@ pub(crate) fn exe() -> &'static str {
 pub(crate) fn run_json(suite: &Path, args: &[&str], adapter: &[&str], dir: &Path) -> (i32, Value) {
     let out = run_raw(suite, args, adapter, dir, "json");
     let doc: Value = serde_json::from_str(&stdout(&out)).unwrap_or_else(|e| {
-        panic!("run printed no JSON document ({e}): {}{}", stdout(&out), stderr(&out))
+        panic!(
+            "run printed no JSON document ({e}): {}{}",
+            stdout(&out),
+            stderr(&out)
+        )
     });
     (code(&out), doc)
 }
@@ -51,7 +55,13 @@ pub(crate) fn cases_with(doc: &Value, code_name: &str) -> BTreeSet<String> {
         .unwrap()
         .iter()
         .filter(|d| d["code"] == code_name)
-        .map(|d| format!("{}/{}", d["section"].as_str().unwrap(), d["case"].as_str().unwrap()))
+        .map(|d| {
+            format!(
+                "{}/{}",
+                d["section"].as_str().unwrap(),
+                d["case"].as_str().unwrap()
+            )
+        })
         .collect()
 }
 
@@ -92,7 +102,13 @@ fn an_adapter_with_one_mistake_fails_exactly_the_cases_that_mistake_breaks() {
             .as_array()
             .unwrap()
             .iter()
-            .map(|k| format!("{}/{}", k["section"].as_str().unwrap(), k["case"].as_str().unwrap()))
+            .map(|k| {
+                format!(
+                    "{}/{}",
+                    k["section"].as_str().unwrap(),
+                    k["case"].as_str().unwrap()
+                )
+            })
             .collect();
         assert!(!broken.is_empty(), "{mistake} breaks no case");
         let dir = tempfile::tempdir().unwrap();
@@ -105,7 +121,13 @@ fn an_adapter_with_one_mistake_fails_exactly_the_cases_that_mistake_breaks() {
         // The results file says the same, and results check counts each failure as a reason.
         let results = dir.path().join("results.json");
         let check = json(&bqsuite(&[
-            "results", "check", s(&results), "--suite", s(&suite), "--format", "json",
+            "results",
+            "check",
+            s(&results),
+            "--suite",
+            s(&suite),
+            "--format",
+            "json",
         ]));
         let failed: BTreeSet<String> = cases_with(&check, "results-case-failed");
         assert_eq!(failed, broken, "{mistake}: {check:#}");
@@ -133,10 +155,19 @@ fn sections_and_cases_are_selected_by_name() {
     let (exit, doc) = run_json(&suite, &["--section", "handshake"], &adapter, dir.path());
     assert_eq!(exit, 0, "{doc:#}");
     let sections = doc["data"]["sections"].as_object().unwrap();
-    assert_eq!(sections.keys().collect::<Vec<_>>(), ["handshake"], "{doc:#}");
+    assert_eq!(
+        sections.keys().collect::<Vec<_>>(),
+        ["handshake"],
+        "{doc:#}"
+    );
     let (exit, doc) = run_json(
         &suite,
-        &["--case", "handshake/minimal", "--case", "unicode/subject-leading-bom"],
+        &[
+            "--case",
+            "handshake/minimal",
+            "--case",
+            "unicode/subject-leading-bom",
+        ],
         &adapter,
         dir.path(),
     );
@@ -145,7 +176,13 @@ fn sections_and_cases_are_selected_by_name() {
     for args in [["--section", "no_such"], ["--case", "handshake/no-such"]] {
         let (exit, doc) = run_json(&suite, &args, &adapter, dir.path());
         assert_eq!(exit, 2, "{doc:#}");
-        assert!(doc["error"]["message"].as_str().unwrap().contains("no such"), "{doc:#}");
+        assert!(
+            doc["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("no such"),
+            "{doc:#}"
+        );
     }
 }
 
@@ -169,17 +206,34 @@ fn a_suite_that_cannot_grade_stops_before_the_adapter_starts() {
     let (exit, doc) = run_json(&copy.path(), &[], &adapter, dir.path());
     assert_eq!(exit, 2, "{doc:#}");
     let message = doc["error"]["message"].as_str().unwrap();
-    assert!(message.contains("`teleport`") && message.contains("no words"), "{message}");
+    assert!(
+        message.contains("`teleport`") && message.contains("no words"),
+        "{message}"
+    );
 
     let copy = sbp_copy();
-    copy.edit_manifest(|m| m["handshake"]["cases"][0]["expect"] = serde_json::json!({"error": {"code": 1002}}));
+    copy.edit_manifest(|m| {
+        m["handshake"]["cases"][0]["expect"] = serde_json::json!({"error": {"code": 1002}})
+    });
     let (exit, doc) = run_json(&copy.path(), &[], &adapter, dir.path());
     assert_eq!(exit, 2, "{doc:#}");
-    assert!(doc["error"]["message"].as_str().unwrap().contains("not sound"), "{doc:#}");
+    assert!(
+        doc["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not sound"),
+        "{doc:#}"
+    );
 
     let (exit, doc) = run_json(&bundled_suite(), &[], &adapter, dir.path());
     assert_eq!(exit, 2, "{doc:#}");
-    assert!(doc["error"]["message"].as_str().unwrap().contains("no adapter operations"), "{doc:#}");
+    assert!(
+        doc["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("no adapter operations"),
+        "{doc:#}"
+    );
     assert!(!marker.exists(), "an adapter was started");
     assert!(!dir.path().join("results.json").exists());
 }
@@ -190,7 +244,13 @@ fn a_suite_that_cannot_grade_stops_before_the_adapter_starts() {
 fn the_report_counts_each_section_and_annotates_failures() {
     let dir = tempfile::tempdir().unwrap();
     let suite = sbp_suite();
-    let adapter = [exe(), "adapter", "sbp-v1", "--mistake", "subject-case-insensitive"];
+    let adapter = [
+        exe(),
+        "adapter",
+        "sbp-v1",
+        "--mistake",
+        "subject-case-insensitive",
+    ];
     let out = run_raw(&suite, &[], &adapter, dir.path(), "human");
     assert_eq!(code(&out), 1);
     let text = format!("{}{}", stdout(&out), stderr(&out));
@@ -204,7 +264,12 @@ fn the_report_counts_each_section_and_annotates_failures() {
         .map(str::to_string)
         .collect();
     assert!(!annotations.is_empty(), "{}{}", stdout(&out), stderr(&out));
-    assert!(annotations.iter().all(|a| a.contains("manifest.json") && a.contains("line=")), "{annotations:?}");
+    assert!(
+        annotations
+            .iter()
+            .all(|a| a.contains("manifest.json") && a.contains("line=")),
+        "{annotations:?}"
+    );
     let written = fs::read_to_string(dir.path().join("results.json")).unwrap();
     assert!(serde_json::from_str::<Value>(&written).is_ok());
 }

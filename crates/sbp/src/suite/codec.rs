@@ -24,6 +24,12 @@ pub trait Codec {
     fn encode(&mut self, frame: &Value, limits: &Limits) -> Result<Value, Verdict>;
     /// Reads a handshake payload: `{"handshake": {...}}` or a refusal.
     fn handshake(&mut self, bytes: &[u8], limits: &Limits) -> Result<Value, Verdict>;
+
+    /// Decodes each of `messages`, in order: what [`Codec::decode`] answers for each, or the
+    /// first verdict that ends the case. A codec behind a process answers these in one go.
+    fn decode_all(&mut self, messages: &[Vec<u8>], limits: &Limits) -> Result<Vec<Value>, Verdict> {
+        messages.iter().map(|m| self.decode(m, limits)).collect()
+    }
 }
 
 /// The operations a case op is made of, by the names the adapter protocol gives them; `None`

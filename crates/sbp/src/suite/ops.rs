@@ -31,6 +31,9 @@ pub(crate) const OPS: [(&str, Runner); 7] = [
 /// The most buffers one `fuzz` case may ask for (bounded time).
 pub(crate) const MAX_FUZZ_COUNT: u64 = 1_000_000;
 
+/// How many generated buffers a `fuzz` case hands its codec at once (bounded memory).
+const FUZZ_BATCH: u64 = 1024;
+
 /// The inputs of the ops that read bytes.
 const BYTES_INPUTS: [&str; 3] = ["hex", "file", "limits"];
 
@@ -157,15 +160,22 @@ fn fuzz(c: &Case<'_>, codec: &mut dyn Codec) -> Step<Verdict> {
         .ok_or_else(|| malformed(&pointer, "`codes` must be an array of error codes"))?;
     let mut seen = std::collections::BTreeSet::new();
     let mut rng = SplitMix64::new(seed);
-    for _ in 0..count {
-        let answer = codec.decode(&next_buffer(&mut rng), &limits)?;
-        if answer.get("frame").is_none() {
-            seen.insert(
-                answer
-                    .pointer("/error/code")
-                    .and_then(Value::as_u64)
-                    .ok_or_else(|| fuzz_answer(&pointer, &answer))?,
-            );
+    let mut left = count;
+    while left > 0 {
+        // The buffers go to the codec a bounded batch at a time.
+        let batch: Vec<Vec<u8>> = (0..left.min(FUZZ_BATCH))
+            .map(|_| next_buffer(&mut rng))
+            .collect();
+        left -= batch.len() as u64;
+        for answer in codec.decode_all(&batch, &limits)? {
+            if answer.get("frame").is_none() {
+                seen.insert(
+                    answer
+                        .pointer("/error/code")
+                        .and_then(Value::as_u64)
+                        .ok_or_else(|| fuzz_answer(&pointer, &answer))?,
+                );
+            }
         }
     }
     Ok(match seen.iter().all(|code| allowed.contains(code)) {
