@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """An SBP v1 (`sideband/1`) codec and a bqsuite adapter for it, in one file.
 
-Run it under bqsuite (from the release that adds `run`):
+Run it under bqsuite (`run` is new after bqsuite 1.8.0):
 
     bqsuite run sbp-suite -- python3 examples/adapters/sbp_adapter.py
 

@@ -1,8 +1,8 @@
-//! The shell examples of the README and the guides work as written. Every ```` ```sh ```` block
+//! The shell examples of the README, the guides and the adapter protocol page work as written. Every ```` ```sh ```` block
 //! there says, on the line before it, what it needs:
 //!
 //! * `<!-- shell: offline -->`: run here, as written, in a scratch directory that holds what a
-//!   clone of this repository holds (`suite/`, `sbp-suite/` and their `LICENSE-*`, `proposal/`, the real releases
+//!   clone of this repository holds (`suite/`, `sbp-suite/` and their `LICENSE-*`, `proposal/`, `examples/`, the real releases
 //!   under `tests/data/real-releases/`), with the built bqsuite first on PATH; the blocks of one
 //!   page run in order in the same directory, each under `sh -e`;
 //! * `<!-- shell: network -->`: it downloads from GitHub (a release, the installer, a crate);
@@ -42,6 +42,8 @@ fn pages() -> Vec<PathBuf> {
         .collect();
     guides.sort();
     pages.extend(guides);
+    // The protocol page tells adapter authors what to paste.
+    pages.push(root().join("docs/reference/adapter-protocol.md"));
     pages
 }
 
@@ -121,6 +123,7 @@ fn scratch_clone() -> tempfile::TempDir {
     copy_tree(&root.join("proposal"), &dir.path().join("proposal"));
     fs::copy(suite_license(), dir.path().join(SUITE_LICENSE)).unwrap();
     copy_tree(&root.join("sbp-suite"), &dir.path().join("sbp-suite"));
+    copy_tree(&root.join("examples"), &dir.path().join("examples"));
     fs::copy(
         root.join("LICENSE-sbp-suite"),
         dir.path().join("LICENSE-sbp-suite"),
