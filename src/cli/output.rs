@@ -9,7 +9,9 @@ use std::path::PathBuf;
 use bqsuite_core::diag::{self, Report};
 use bqsuite_core::{github, show};
 
-use super::args::{ColorArg, FormatArg, SUMMARISED};
+use serde_json::json;
+
+use super::args::{ColorArg, FormatArg};
 
 /// The check ran and found nothing wrong.
 pub const CLEAN: u8 = 0;
@@ -25,8 +27,9 @@ pub struct Output {
     pub command: String,
     /// The subject as given on the command line, for failures.
     pub subject: String,
-    /// Whether this run is a read-only check (`--check`): only those summarise sync and fetch.
-    pub check: bool,
+    /// The title of the job summary this run appends to `GITHUB_STEP_SUMMARY`, if it has one
+    /// (`validate`, `sync --check`...).
+    summary: Option<String>,
     workspace: github::Workspace,
     summary_file: Option<PathBuf>,
 }
@@ -75,12 +78,12 @@ pub fn eprint_styled(text: &str) {
 }
 
 impl Output {
-    pub fn new(format: FormatArg, command: &str, subject: String, check: bool) -> Output {
+    pub fn new(format: FormatArg, command: &str, subject: String, summary: Option<&str>) -> Output {
         Output {
             format,
             command: command.to_string(),
             subject,
-            check,
+            summary: summary.map(str::to_string),
             workspace: github::Workspace::from_env(),
             summary_file: std::env::var_os("GITHUB_STEP_SUMMARY")
                 .filter(|v| !v.is_empty())
@@ -136,21 +139,9 @@ impl Output {
 
     /// Appends the job summary when `GITHUB_STEP_SUMMARY` is set and the command has one.
     pub fn summarise(&self, report: &Report, what: &str) {
-        let name = self.summary_name();
-        if let Some(name) = name {
-            let text = github::summary(&name, report, what, &self.workspace);
+        if let Some(name) = &self.summary {
+            let text = github::summary(name, report, what, &self.workspace);
             self.append_summary(&text);
-        }
-    }
-
-    fn summary_name(&self) -> Option<String> {
-        if !SUMMARISED.contains(&self.command.as_str()) {
-            return None;
-        }
-        match self.command.as_str() {
-            "sync" | "fetch" if !self.check => None,
-            "sync" | "fetch" => Some(format!("{} --check", self.command)),
-            other => Some(other.to_string()),
         }
     }
 
@@ -205,9 +196,22 @@ impl Output {
             FormatArg::Github => print(&github::failure_annotation(kind, message, help)),
             FormatArg::Human => {}
         }
-        if self.summary_name().is_some() {
+        if self.summary.is_some() {
             self.append_summary(&github::failure_summary(&self.command, message));
         }
         FAILED
     }
+}
+
+/// Prints generated text (a completion script, a manual page); with `--format json`, inside the
+/// document's `data.text`.
+pub fn generated(out: &Output, text: &str) -> u8 {
+    if out.json() {
+        let mut report = Report::new(out.subject.clone());
+        report.data = json!({ "text": text });
+        print(&diag::render_json(&report, &out.command));
+    } else {
+        print(text);
+    }
+    CLEAN
 }

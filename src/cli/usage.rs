@@ -1,15 +1,14 @@
 //! Before a command runs, and when none can: a refused command line, a missing suite directory,
-//! the retry line after a failed download, and the process setup every run needs.
+//! and the process setup every run needs.
 
 use std::ffi::OsString;
 use std::io;
+use std::path::Path;
 
-use bqsuite::commands::fetch::{suite, update};
-use bqsuite::commands::release;
-use bqsuite_core::error::Kind;
-use bqsuite_core::{Error, diag, error, github, shell};
+use bqsuite_core::{Error, diag, github, shell};
 
-use super::args::{self, Command, FetchArgs, FormatArg, SyncArgs};
+use super::args::{self, DEFAULT_SUITE, FormatArg};
+use super::commands::Run;
 use super::output;
 
 /// A write past the file-size limit (`ulimit -f`) raises SIGXFSZ, which kills the process with
@@ -21,14 +20,6 @@ pub fn ignore_file_size_signal() {
     unsafe {
         libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
     }
-}
-
-/// The read-only checks (`sync --check`, `fetch --check`), whose summaries say what was checked.
-pub fn is_check(command: &Command) -> bool {
-    matches!(
-        command,
-        Command::Sync(SyncArgs { check: true, .. }) | Command::Fetch(FetchArgs { check: true, .. })
-    )
 }
 
 /// A command line clap refuses (exit 2), or `--help` / `--version` (exit 0). With
@@ -73,20 +64,18 @@ pub fn usage_error(e: &clap::Error, args: &[OsString]) -> u8 {
 
 /// The suite directory a command reads must exist; the default `./suite` gets a message saying
 /// it is the default and how to pass another.
-pub fn require_suite(command: &Command, args: &[OsString]) -> Result<(), Error> {
-    let Some((suite, defaulted)) = command.suite() else {
+pub fn require_suite(command: &dyn Run, args: &[OsString]) -> Result<(), Error> {
+    let Some(dir) = command.suite() else {
         return Ok(());
     };
-    if !defaulted || suite.exists() {
+    let suite = Path::new(DEFAULT_SUITE);
+    if dir.given.is_some() || suite.exists() {
         return Ok(());
     }
     let cwd = std::env::current_dir()
         .map(|d| d.display().to_string())
         .unwrap_or_else(|_| "the current directory".into());
-    let option = match command {
-        Command::Sync(_) | Command::Results { .. } => "--suite ",
-        _ => "",
-    };
+    let option = if dir.option { "--suite " } else { "" };
     let mut retry: Vec<String> = args.iter().skip(1).map(shell_word).collect();
     let advice = match vendored_copy_here() {
         Some(copy) => {
@@ -138,79 +127,10 @@ fn vendored_copy_here() -> Option<String> {
         .iter()
         .map(|p| p.to_string())
         .chain(projects)
-        .find(|p| std::path::Path::new(p).join("manifest.json").is_file())
-}
-
-/// For a download that failed or found no release: the same command against a mirror, with this
-/// run's arguments, ready to paste.
-pub fn retry_help(command: &Command, e: &Error, args: &[OsString]) -> Option<String> {
-    let Command::Fetch(fetch) = command else {
-        return None;
-    };
-    if fetch.check
-        && e.kind() == Kind::NotFound
-        && e.path().as_deref() == Some(&*fetch.dest.display().to_string())
-    {
-        return Some(format!(
-            "nothing is vendored there yet; vendor the release first: `bqsuite fetch {} {}`",
-            shell_word(&OsString::from(&fetch.version)),
-            shell_word(&fetch.dest.clone().into_os_string())
-        ));
-    }
-    if let Some(help) = occupied_dest_help(fetch, e) {
-        return Some(help);
-    }
-    if !matches!(e.kind(), Kind::Network | Kind::NotReleased) {
-        return None;
-    }
-    let words: Vec<String> = args.iter().skip(1).map(shell_word).collect();
-    let base = error::BASE_URL_ENV;
-    let what = if e.kind() == Kind::Network {
-        "check the network connection and try again, or download from a mirror".to_string()
-    } else {
-        let reads_copy = fetch.check || fetch.update;
-        let kind = suite::expected(&fetch.dest, reads_copy, fetch.suite.as_deref())
-            .unwrap_or_else(|_| bqsuite_suite::kind::Kind::babelqueue());
-        format!(
-            "check the version (releases are {}), or use a mirror that has it",
-            suite::where_released(&kind)
-        )
-    };
-    Some(format!(
-        "{what}: `{base}='https://mirror.example/conformance/v{{version}}' bqsuite {}` \
-         ({base} takes http://, https:// or file:/// URLs; `{{version}}` is replaced)",
-        words.join(" ")
-    ))
-}
-
-/// For a plain fetch refused because DEST is a directory that holds something: the two commands
-/// that work on a vendored copy there, with this run's version, DEST, mirror and pin.
-fn occupied_dest_help(fetch: &FetchArgs, e: &Error) -> Option<String> {
-    let dest = &fetch.dest;
-    let occupied = std::fs::symlink_metadata(dest).is_ok_and(|m| m.is_dir())
-        && std::fs::read_dir(dest).is_ok_and(|mut entries| entries.next().is_some());
-    let about_dest = e.path().as_deref() == Some(&*dest.display().to_string());
-    if fetch.check || fetch.update || e.kind() != Kind::BadPath || !about_dest || !occupied {
-        return None;
-    }
-    let base = std::env::var(error::BASE_URL_ENV)
-        .ok()
-        .filter(|s| !s.is_empty());
-    let (version, sha256) = (fetch.version.as_str(), fetch.sha256.as_deref());
-    let check = update::check_command(version, dest, base.as_deref(), sha256);
-    let update = update::command(version, dest, base.as_deref(), sha256);
-    Some(format!(
-        "to compare the vendored copy there with release {version}: `{check}`; to re-vendor it \
-         from the release (the SDK's own files are kept): `{update}`"
-    ))
+        .find(|p| Path::new(p).join("manifest.json").is_file())
 }
 
 /// One argument as a POSIX shell reads it (the one quoting rule of every pasteable command).
-fn shell_word(arg: &OsString) -> String {
+pub fn shell_word(arg: &OsString) -> String {
     shell::quote(&arg.to_string_lossy())
-}
-
-/// `SOURCE_DATE_EPOCH`, when set, must be usable by every command that writes a date (exit 2).
-pub fn check_source_date_epoch() -> Result<(), Error> {
-    release::mtime_from(std::env::var_os(release::SOURCE_DATE_EPOCH)).map(|_| ())
 }

@@ -1,231 +1,16 @@
-//! What `--help` says besides clap's own sections: the examples of each command, the environment
-//! variables it reads and bqsuite's exit codes (the manual pages show the same lists); and how
-//! help is laid out for one run: the width it is wrapped to, and whether it is styled.
+//! What `--help` says besides clap's own sections: the environment variables each command reads,
+//! its examples (from its file under `cli/commands/`) and bqsuite's exit codes (the manual pages
+//! show the same lists); and how help is laid out for one run: the width it is wrapped to, and
+//! whether it is styled.
 
 use std::ffi::OsString;
 use std::io::IsTerminal;
 
+use crate::cli::commands;
+
 /// The exit codes, as `--help` states them.
 pub const EXIT_CODES: &str = "Exit codes: 0 clean; 1 the check ran and found a problem; 2 it could not run (usage, missing \
      path, I/O, network).";
-
-/// Real commands for each command's `--help` (its Examples section) and manual page (EXAMPLES):
-/// the command path (`""` for bqsuite itself), then what each example does and the command line,
-/// as it is pasted into a POSIX shell.
-pub const EXAMPLES: &[(&str, &[(&str, &str)])] = &[
-    (
-        "",
-        &[
-            ("Check the suite in ./suite", "bqsuite validate suite"),
-            (
-                "Check an SDK's vendored copy against release 1.8.0",
-                "bqsuite fetch --check 1.8.0 tests/conformance",
-            ),
-            (
-                "Read the manual page of fetch",
-                "bqsuite man fetch | man -l -",
-            ),
-        ],
-    ),
-    (
-        "validate",
-        &[
-            ("Check the suite in ./suite", "bqsuite validate suite"),
-            (
-                "Also check that the change since release 1.7.0 is covered by the version bump",
-                "bqsuite validate suite --since babelqueue-conformance-1.7.0.tar.gz",
-            ),
-            (
-                "Check the suite with the proposal overlay merged in",
-                "bqsuite validate suite --proposal proposal",
-            ),
-        ],
-    ),
-    (
-        "eval",
-        &[
-            (
-                "Write the reference evaluator's results.json",
-                "bqsuite eval suite --out results.json",
-            ),
-            (
-                "The same document on standard output, inside one JSON report",
-                "bqsuite eval suite --format json",
-            ),
-        ],
-    ),
-    (
-        "mutants",
-        &[
-            (
-                "List the mutants no case of the suite kills",
-                "bqsuite mutants suite",
-            ),
-            (
-                "The same with the proposal overlay merged in",
-                "bqsuite mutants suite --proposal proposal",
-            ),
-        ],
-    ),
-    (
-        "adopt",
-        &[
-            (
-                "Adopt ./proposal into ./suite as release 1.9.0",
-                "bqsuite adopt 1.9.0",
-            ),
-            (
-                "The same with both directories named",
-                "bqsuite adopt 1.9.0 suite --proposal proposal",
-            ),
-        ],
-    ),
-    (
-        "release",
-        &[
-            (
-                "Build the tarball and SHA256SUMS of tag v1.8.0 into dist/",
-                "bqsuite release suite --out dist --tag v1.8.0",
-            ),
-            (
-                "The same with the entries dated 2024-01-01 (reproducible builds)",
-                "SOURCE_DATE_EPOCH=1704067200 bqsuite release suite --out dist --tag v1.8.0",
-            ),
-            (
-                "The SBP suite's release 0.1.0, tagged as its suite.json says",
-                "bqsuite release sbp-suite --out dist --tag sbp-v0.1.0",
-            ),
-        ],
-    ),
-    (
-        "fetch",
-        &[
-            (
-                "Download release 1.8.0, verify it and unpack it into a new directory",
-                "bqsuite fetch 1.8.0 /tmp/conformance",
-            ),
-            (
-                "Check an SDK's vendored copy against the release, with diffs (writes nothing)",
-                "bqsuite fetch --check --diff 1.8.0 tests/conformance",
-            ),
-            (
-                "Re-vendor the copy from the release, keeping the SDK's own files",
-                "bqsuite fetch --update 1.8.0 tests/conformance",
-            ),
-            (
-                "Download from a mirror ({version} is replaced)",
-                "BQ_CONFORMANCE_BASE_URL='https://mirror.example/conformance/v{version}' bqsuite fetch 1.8.0 /tmp/conformance",
-            ),
-            (
-                "Download the SBP suite's release 0.1.0 (a vendored copy says which suite it is)",
-                "bqsuite fetch --suite sbp 0.1.0 /tmp/sbp-conformance",
-            ),
-        ],
-    ),
-    (
-        "sync",
-        &[
-            (
-                "Report which SDK copies beside this repository have drifted (writes nothing)",
-                "bqsuite sync --suite suite --check",
-            ),
-            (
-                "Vendor the suite into every copy listed in sync-targets.txt",
-                "bqsuite sync --suite suite --workspace ..",
-            ),
-            (
-                "Check the SBP suite's copies, listed in sbp-sync-targets.txt",
-                "bqsuite sync --suite sbp-suite --check",
-            ),
-        ],
-    ),
-    (
-        "results",
-        &[
-            (
-                "Is an SDK compatible with the suite?",
-                "bqsuite results check results.json --suite suite",
-            ),
-            (
-                "The compatibility matrix of two SDKs as a web page",
-                "bqsuite results matrix python.json go.json --suite suite --html matrix.html",
-            ),
-        ],
-    ),
-    (
-        "results check",
-        &[
-            (
-                "Is an SDK compatible with the suite?",
-                "bqsuite results check results.json --suite suite",
-            ),
-            (
-                "The same, accepting the failures the SDK lists as known gaps",
-                "bqsuite results check results.json --suite suite --known-gaps conformance-known-gaps.json",
-            ),
-        ],
-    ),
-    (
-        "results matrix",
-        &[
-            (
-                "The compatibility matrix of two SDKs as a Markdown table",
-                "bqsuite results matrix python.json go.json --suite suite --markdown matrix.md",
-            ),
-            (
-                "The same as a self-contained web page",
-                "bqsuite results matrix python.json go.json --suite suite --html matrix.html",
-            ),
-        ],
-    ),
-    (
-        "results diff",
-        &[(
-            "Cases that changed between an SDK's previous run and this one",
-            "bqsuite results diff previous.json results.json",
-        )],
-    ),
-    (
-        "diff",
-        &[
-            (
-                "Classify the change since release 1.7.0 and check the version bump",
-                "bqsuite diff babelqueue-conformance-1.7.0.tar.gz suite",
-            ),
-            (
-                "The same, and draft the release notes",
-                "bqsuite diff babelqueue-conformance-1.7.0.tar.gz suite --markdown notes.md",
-            ),
-        ],
-    ),
-    (
-        "completions",
-        &[
-            (
-                "Install bash completions for your user",
-                "bqsuite completions bash > ~/.local/share/bash-completion/completions/bqsuite",
-            ),
-            (
-                "Install fish completions",
-                "bqsuite completions fish > ~/.config/fish/completions/bqsuite.fish",
-            ),
-        ],
-    ),
-    (
-        "man",
-        &[
-            ("Read bqsuite(1)", "bqsuite man | man -l -"),
-            (
-                "Read the page of results check",
-                "bqsuite man results check | man -l -",
-            ),
-            (
-                "Install every page for your user",
-                "bqsuite man --out ~/.local/share/man/man1",
-            ),
-        ],
-    ),
-];
 
 /// An environment variable the program reads, and the commands it changes (none: every command).
 pub struct Variable {
@@ -333,8 +118,9 @@ pub const ENVIRONMENT: &[Variable] = &[
     },
 ];
 
-/// Commands that append a Markdown summary to `GITHUB_STEP_SUMMARY` (also named in their pages).
-pub const SUMMARISED: [&str; 6] = [
+/// Commands that append a Markdown summary to `GITHUB_STEP_SUMMARY`, as their pages name them;
+/// each says when it does in its `Run::summary` (a unit test keeps the two in step).
+const SUMMARISED: [&str; 6] = [
     "validate",
     "sync",
     "fetch",
@@ -416,9 +202,9 @@ fn sections(key: &str, styles: &clap::builder::Styles) -> String {
             rest.join(", ")
         ));
     }
-    if let Some((_, examples)) = EXAMPLES.iter().find(|(k, _)| *k == key) {
+    if let Some(page) = commands::page(key) {
         text.push_str(&format!("{header}Examples:{header:#}\n"));
-        for (what, line) in *examples {
+        for (what, line) in page.examples {
             let plain: Vec<&str> = what.split_whitespace().collect();
             for comment in fill(&plain, "  # ", "  # ", "") {
                 text.push_str(&comment);
@@ -550,6 +336,33 @@ mod tests {
         ] {
             assert_eq!(color_choice(&os(args)), want, "{args:?}");
         }
+    }
+
+    #[test]
+    fn the_commands_that_summarise_are_the_ones_the_pages_name() {
+        let mut summarised = std::collections::BTreeSet::new();
+        for page in commands::pages().filter(|p| !p.key.is_empty()) {
+            for (_, line) in page.examples {
+                // The examples are plain command lines, some after a `VAR=value` prefix.
+                let mut args: Vec<OsString> = line
+                    .split(' ')
+                    .skip_while(|w| *w != "bqsuite")
+                    .map(OsString::from)
+                    .collect();
+                if let Some(end) = args.iter().position(|w| w == "|" || w == ">") {
+                    args.truncate(end);
+                }
+                let cli = crate::cli::args::parse(&args).unwrap_or_else(|e| panic!("{line}: {e}"));
+                let command = cli.command.runner();
+                if let Some(title) = command.summary() {
+                    // `sync --check`: the command's name, and the mode it summarises in.
+                    assert!(title.starts_with(command.name()), "{line}: {title}");
+                    summarised.insert(command.name());
+                }
+            }
+        }
+        let named: std::collections::BTreeSet<&str> = SUMMARISED.into_iter().collect();
+        assert_eq!(summarised, named);
     }
 
     #[test]

@@ -2,66 +2,16 @@
 //! generated from the clap definition with every option, plus the sections clap knows nothing
 //! of: EXIT STATUS, ENVIRONMENT, EXAMPLES and SEE ALSO.
 
-use std::path::Path;
-
-use bqsuite_core::Error;
-use bqsuite_core::diag::Report;
 use clap_mangen::Man;
 use clap_mangen::roff::{Roff, bold, roman};
 
 mod synopsis;
-use serde_json::json;
 
 use crate::cli::args as cli;
-use crate::cli::output::Output;
-
-/// What exit status 1 means for each command (0 is always a clean run, 2 a run that could not
-/// happen).
-const FOUND: &[(&str, &str)] = &[
-    (
-        "",
-        "the command ran and found a problem (see each command's page)",
-    ),
-    ("validate", "the suite has errors"),
-    ("eval", "a case does not pass under the reference evaluator"),
-    (
-        "mutants",
-        "a mutant survives: no case of the suite kills it",
-    ),
-    (
-        "adopt",
-        "the proposal cannot be adopted under VERSION (the findings say why); nothing was written",
-    ),
-    (
-        "release",
-        "the suite cannot be released as it is (the findings say why)",
-    ),
-    (
-        "fetch",
-        "the release was refused (a checksum that does not match, an unsafe or malformed \
-         archive), or with --check the vendored copy differs from it",
-    ),
-    (
-        "sync",
-        "with --check, a copy has drifted; a missing SDK with --strict",
-    ),
-    ("results", "see the pages of its commands"),
-    (
-        "results check",
-        "a results file is not Compatible with the suite",
-    ),
-    ("results matrix", "a results file does not match the suite"),
-    ("results diff", "a case went from pass to fail or skip"),
-    (
-        "diff",
-        "NEW's version does not make the SemVer bump the change needs",
-    ),
-    ("completions", "not used"),
-    ("man", "not used"),
-];
+use crate::cli::commands;
 
 /// The name of the page of the command at `path`: `bqsuite`, `bqsuite-results-check`.
-fn page_name(path: &[&str]) -> String {
+pub fn page_name(path: &[&str]) -> String {
     std::iter::once("bqsuite")
         .chain(path.iter().copied())
         .collect::<Vec<_>>()
@@ -70,7 +20,7 @@ fn page_name(path: &[&str]) -> String {
 
 /// The command tree the pages are made of: built (so that each command knows its full name), and
 /// without clap's `help` commands, which have no page.
-fn tree() -> clap::Command {
+pub fn tree() -> clap::Command {
     fn no_help(cmd: clap::Command) -> clap::Command {
         let names: Vec<String> = cmd
             .get_subcommands()
@@ -156,10 +106,7 @@ pub fn page(path: &[&str]) -> Option<String> {
 }
 
 fn exit_status(roff: &mut Roff, key: &str) {
-    let found = FOUND
-        .iter()
-        .find(|(k, _)| *k == key)
-        .map_or("the command ran and found a problem", |(_, t)| t);
+    let found = commands::page(key).map_or("the command ran and found a problem", |p| p.found);
     roff.control("SH", ["EXIT STATUS"]);
     for (code, meaning) in [
         (
@@ -201,11 +148,11 @@ fn environment(roff: &mut Roff, key: &str) {
 }
 
 fn examples(roff: &mut Roff, key: &str) {
-    let Some((_, list)) = cli::EXAMPLES.iter().find(|(k, _)| *k == key) else {
+    let Some(page) = commands::page(key) else {
         return;
     };
     roff.control("SH", ["EXAMPLES"]);
-    for (what, line) in *list {
+    for (what, line) in page.examples {
         roff.text([roman(format!("{what}:"))]);
         roff.control("RS", ["4"]);
         roff.control("nf", []);
@@ -243,63 +190,6 @@ fn see_also(roff: &mut Roff, path: &[&str], all: &[Vec<String>]) {
         line.push(roman("(1)"));
     }
     roff.text(line);
-}
-
-/// `bqsuite man [COMMAND...] [--out DIR]`: one page on standard output, or every page into DIR.
-pub fn run(words: &[String], dir: Option<&Path>, out: &Output) -> Result<u8, Error> {
-    if let Some(dir) = dir {
-        return write_all(dir, out);
-    }
-    // `results check` and `results-check` name the same page.
-    let path: Vec<&str> = words.iter().flat_map(|w| w.split('-')).collect();
-    let path: Vec<&str> = match path.first() {
-        Some(&"bqsuite") => path[1..].to_vec(),
-        _ => path,
-    };
-    match page(&path) {
-        Some(text) => Ok(crate::cli::run::generated(out, &text)),
-        None => {
-            let known: Vec<String> = paths(&tree())
-                .iter()
-                .filter(|p| !p.is_empty())
-                .map(|p| p.join(" "))
-                .collect();
-            Err(Error::Usage(format!(
-                "there is no command `bqsuite {}`, so no manual page for it; the pages are \
-                 bqsuite(1) (`bqsuite man`) and those of {}",
-                words.join(" "),
-                known.join(", ")
-            )))
-        }
-    }
-}
-
-/// Writes every page into `dir` (created if missing), each through a temporary file renamed into
-/// place.
-fn write_all(dir: &Path, out: &Output) -> Result<u8, Error> {
-    if dir.exists() && !dir.is_dir() {
-        return Err(Error::bad_path(
-            dir,
-            "is not a directory; give --out a directory (it is created if missing)",
-        ));
-    }
-    std::fs::create_dir_all(dir).map_err(|e| Error::io("create directory", dir, e))?;
-    let mut report = Report::new(dir.display().to_string());
-    let mut files = Vec::new();
-    for path in paths(&tree()) {
-        let words: Vec<&str> = path.iter().map(String::as_str).collect();
-        let text = page(&words).expect("a path of the tree has a page");
-        let file = format!("{}.1", page_name(&words));
-        let target = dir.join(&file);
-        bqsuite_core::fsutil::write_atomic(&target, text.as_bytes())?;
-        report.summary.push(format!(
-            "wrote {}",
-            bqsuite_core::error::shown_path(&target)
-        ));
-        files.push(file);
-    }
-    report.data = json!({ "out": dir.display().to_string(), "pages": files });
-    Ok(out.emit(&report, &format!("holds the {} manual pages", files.len())))
 }
 
 #[cfg(test)]
@@ -352,7 +242,7 @@ mod tests {
                 assert!(status.contains(code), "{name}: exit status {code}");
             }
             assert!(
-                FOUND.iter().any(|(k, _)| *k == words.join(" ")),
+                commands::page(&words.join(" ")).is_some(),
                 "{name}: no meaning of exit status 1"
             );
         }
@@ -405,23 +295,22 @@ mod tests {
                 help.contains("Examples:\n"),
                 "`bqsuite {key} --help` has no Examples"
             );
-            let (_, list) = cli::EXAMPLES
-                .iter()
-                .find(|(k, _)| *k == key)
-                .unwrap_or_else(|| panic!("no examples for `{key}`"));
-            for (_, line) in *list {
+            let page = commands::page(&key).unwrap_or_else(|| panic!("no examples for `{key}`"));
+            for (_, line) in page.examples {
                 let words = shell_words(line);
                 let args: Vec<std::ffi::OsString> = words.iter().map(Into::into).collect();
                 assert_eq!(args[0], "bqsuite", "{line}");
                 let parsed = cli::parse(&args).unwrap_or_else(|e| panic!("{line}: {e}"));
                 // An example of `results` is one of its commands.
-                assert!(parsed.command.name().starts_with(key.as_str()), "{line}");
+                let name = parsed.command.runner().name();
+                assert!(name.starts_with(key.as_str()), "{line}");
             }
         }
-        for (key, _) in cli::EXAMPLES {
+        for page in commands::pages() {
             assert!(
-                paths(&root).iter().any(|p| p.join(" ") == *key),
-                "`{key}` is no command"
+                paths(&root).iter().any(|p| p.join(" ") == page.key),
+                "`{}` is no command",
+                page.key
             );
         }
     }
