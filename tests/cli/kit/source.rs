@@ -7,14 +7,21 @@ use std::fs;
 use super::root;
 
 /// The Rust files under `dir` (a directory of the repository, or one file), each without its unit
-/// tests (they read variables of their own, such as BQSUITE_BLESS, which the program does not):
-/// (path relative to the repository, text).
+/// tests and without any file under a `tests` directory (they read variables of their own, such
+/// as BQSUITE_BLESS, which the program does not): (path relative to the repository, text).
 pub fn program_files(dir: &str) -> Vec<(String, String)> {
     let mut files = Vec::new();
     for entry in walkdir::WalkDir::new(root().join(dir)).sort_by_file_name() {
         let entry = entry.unwrap();
         let path = entry.path();
-        if entry.file_type().is_file() && path.extension().is_some_and(|e| e == "rs") {
+        // A crate's integration tests (`crates/*/tests/`) and test modules are not the program.
+        let test_code = path
+            .strip_prefix(root())
+            .unwrap_or(path)
+            .components()
+            .any(|c| c.as_os_str() == "tests");
+        if entry.file_type().is_file() && path.extension().is_some_and(|e| e == "rs") && !test_code
+        {
             let text = fs::read_to_string(path).unwrap();
             let program = text.split("#[cfg(test)]").next().unwrap().to_string();
             let rel = path.strip_prefix(root()).unwrap().display().to_string();

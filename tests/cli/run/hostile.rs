@@ -41,6 +41,10 @@ for line in sys.stdin:
             sys.stderr.write("\x1b[31m::warning::from stderr\n")
         out.write(json.dumps(r) + "\n"); out.flush()
         continue
+    if mode == "skip-handshake" and req.get("op") == "handshake":
+        out.write(json.dumps({"seq": req["seq"], "skip": "no handshake parser"}) + "\n")
+        out.flush()
+        continue
     n = bump()
     hit = n == at or (mode.endswith("-always") and n >= at)
     if hit and mode.startswith("crash"):
@@ -62,7 +66,8 @@ for line in sys.stdin:
     out.write(reply); out.flush()
 "#;
 
-/// Runs the SBP suite's `section` through the proxy in `mode`, misbehaving at op `at`.
+/// Runs the SBP suite's handshake section (or what `extra` selects) through the proxy in `mode`,
+/// misbehaving at op `at`.
 fn hostile(mode: &str, at: u32, extra: &[&str]) -> (i32, Value, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let script = dir.path().join("proxy.py");
@@ -70,8 +75,12 @@ fn hostile(mode: &str, at: u32, extra: &[&str]) -> (i32, Value, tempfile::TempDi
     let counter = dir.path().join("count");
     let at = at.to_string();
     let adapter = ["python3", s(&script), mode, &at, s(&counter), exe()];
-    let mut args = vec!["--section", "handshake", "--timeout", "2"];
-    args.extend_from_slice(extra);
+    // The handshake section, unless `extra` selects.
+    let mut args = match extra.is_empty() {
+        true => vec!["--section", "handshake"],
+        false => extra.to_vec(),
+    };
+    args.extend_from_slice(&["--timeout", "2"]);
     let (exit, doc) = run_json(&sbp_suite(), &args, &adapter, dir.path());
     (exit, doc, dir)
 }
@@ -204,6 +213,58 @@ fn what_the_adapter_says_is_escaped_in_every_format() {
         );
         assert_eq!(code(&out), 1, "{format}: {text}");
     }
+}
+
+/// An adapter that skips an operation: each case needing it is a skip (a note, and `skip` with
+/// the adapter's reason in the results), the others are graded; when it skips every case given,
+/// nothing was checked and the run is not green.
+#[test]
+fn skipped_operations_are_skips_and_skipping_everything_is_not_green() {
+    let (exit, doc, dir) = hostile("skip-handshake", 0, &[]);
+    let handshakes = handshake_op_cases();
+    assert_eq!(exit, 0, "{doc:#}");
+    assert_eq!(count(&doc, "skip"), handshakes.len() as u64, "{doc:#}");
+    assert_eq!(
+        count(&doc, "pass"),
+        count(&doc, "cases") - handshakes.len() as u64
+    );
+    let results: Value =
+        serde_json::from_str(&fs::read_to_string(dir.path().join("results.json")).unwrap())
+            .unwrap();
+    let (section, name) = handshakes[0].split_once('/').unwrap();
+    let entry = &results["sections"][section][name];
+    assert_eq!(entry["status"], "skip", "{results:#}");
+    assert!(
+        entry["reason"]
+            .as_str()
+            .unwrap()
+            .contains("no handshake parser")
+    );
+
+    let only = format!("--case={}", handshakes[0]);
+    let (exit, doc, _dir) = hostile("skip-handshake", 0, &[&only]);
+    assert_eq!(exit, 1, "{doc:#}");
+    let codes: Vec<&str> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert!(codes.contains(&"run-nothing-checked"), "{doc:#}");
+}
+
+/// The cases of the handshake section whose op is `handshake`, as `section/name`.
+fn handshake_op_cases() -> Vec<String> {
+    let manifest: Value =
+        serde_json::from_str(&fs::read_to_string(sbp_suite().join("manifest.json")).unwrap())
+            .unwrap();
+    manifest["handshake"]["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["op"] == "handshake")
+        .map(|c| format!("handshake/{}", c["name"].as_str().unwrap()))
+        .collect()
 }
 
 #[test]
