@@ -7,8 +7,8 @@ use bqsuite_suite::load::MANIFEST;
 
 use super::codes::Code;
 
-/// Case `case` got an answer other than its `expect`.
-pub(crate) fn case_failed(case: &str, m: &Mismatch) -> Diagnostic {
+/// Case `case` got an answer other than its `expect`; `rerun` runs that case alone.
+pub(crate) fn case_failed(case: &str, m: &Mismatch, rerun: &str) -> Diagnostic {
     Diagnostic::error(
         Code::RunCaseFailed,
         MANIFEST,
@@ -17,17 +17,24 @@ pub(crate) fn case_failed(case: &str, m: &Mismatch) -> Diagnostic {
             m.expected, m.derived
         ),
     )
-    .help("fix the implementation; the case's `description` says what it checks")
+    .help(format!(
+        "fix the implementation (the case's `description` says what it checks), then run the \
+         case alone: `{rerun}`"
+    ))
 }
 
-/// Case `case` got no usable answer: `what` says what the adapter did.
-pub(crate) fn case_errored(case: &str, what: &str) -> Diagnostic {
+/// Case `case` got no usable answer: `what` says what the adapter did; `rerun` runs that case
+/// alone.
+pub(crate) fn case_errored(case: &str, what: &str, rerun: &str) -> Diagnostic {
     Diagnostic::error(
         Code::RunCaseErrored,
         MANIFEST,
         format!("case `{case}` errored: {what}"),
     )
-    .help("fix the adapter: it must answer each request with one JSON line carrying its seq")
+    .help(format!(
+        "fix the adapter (it answers each request with one JSON line carrying its seq), then \
+         run the case alone: `{rerun}`"
+    ))
 }
 
 /// The adapter skipped an operation of case `case`.

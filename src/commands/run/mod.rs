@@ -70,6 +70,8 @@ pub struct Run {
     pub graded: Vec<Graded>,
     /// The adapter was started again after it stopped.
     pub restarted: bool,
+    /// The time bound of each request.
+    pub timeout: Duration,
     /// The loaded suite (for line:column of findings).
     pub loaded: Suite,
 }
@@ -126,8 +128,23 @@ pub fn run(options: &Options) -> Result<Run> {
         implementation,
         graded,
         restarted,
+        timeout: options.timeout,
         loaded: suite,
     })
+}
+
+impl Run {
+    /// The command that runs case `case` (`section/name`) alone, with this run's suite, time
+    /// bound and adapter, its results written beside the run's as `case.json`.
+    pub fn rerun(&self, case: &str) -> String {
+        format!(
+            "bqsuite run {} --case {} --timeout {} --out case.json -- {}",
+            shell::quote(&self.suite.display().to_string()),
+            shell::quote(case),
+            self.timeout.as_secs_f64(),
+            self.command
+        )
+    }
 }
 
 /// The adapter command as given, quoted for a shell and escaped for display.

@@ -171,15 +171,16 @@ pub fn report(run: &Run, written: Option<&Path>) -> Report {
 fn finding(run: &Run, g: &Graded) -> Option<Diagnostic> {
     let o = &g.outcome;
     let case = format!("{}/{}", o.section, o.id);
+    let rerun = || run.rerun(&case);
     let (d, pointer) = match &o.verdict {
         Verdict::Pass => return None,
         Verdict::Skip { reason } => (findings::case_skipped(&case, reason), &o.pointer),
-        Verdict::Mismatch(m) => (findings::case_failed(&case, m), &m.pointer),
+        Verdict::Mismatch(m) => (findings::case_failed(&case, m, &rerun()), &m.pointer),
         Verdict::Failed { pointer, message } if g.errored => {
-            (findings::case_errored(&case, message), pointer)
+            (findings::case_errored(&case, message, &rerun()), pointer)
         }
         other => (
-            findings::case_errored(&case, &other.to_string()),
+            findings::case_errored(&case, &other.to_string(), &rerun()),
             &o.pointer,
         ),
     };

@@ -273,3 +273,53 @@ fn the_report_counts_each_section_and_annotates_failures() {
     let written = fs::read_to_string(dir.path().join("results.json")).unwrap();
     assert!(serde_json::from_str::<Value>(&written).is_ok());
 }
+
+/// A failing case's help gives the command that runs it alone, and that command works when
+/// pasted: the same case, and only it, fails again.
+#[test]
+fn a_failures_help_reruns_that_case_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let adapter = [
+        exe(),
+        "adapter",
+        "sbp-v1",
+        "--mistake",
+        "subject-case-insensitive",
+    ];
+    let (exit, doc) = run_json(
+        &sbp_suite(),
+        &["--section", "subjects"],
+        &adapter,
+        dir.path(),
+    );
+    assert_eq!(exit, 1, "{doc:#}");
+    let failed = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "run-case-failed")
+        .unwrap();
+    let help = failed["help"].as_str().unwrap();
+    let command = help.split('`').nth(3).unwrap_or_else(|| panic!("{help}"));
+    assert!(command.starts_with("bqsuite run "), "{command}");
+    // Options of run go before `--` (after it, every word is the adapter's).
+    let line = command.replacen("bqsuite run", &format!("{} run --format json", exe()), 1);
+    let out = std::process::Command::new("sh")
+        .args(["-c", &line])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let again: Value = serde_json::from_str(&stdout(&out))
+        .unwrap_or_else(|e| panic!("{e}: {line}: {}{}", stdout(&out), stderr(&out)));
+    assert_eq!(code(&out), 1, "{again:#}");
+    assert_eq!(again["data"]["cases"], 1, "{again:#}");
+    let case = format!(
+        "{}/{}",
+        failed["section"].as_str().unwrap(),
+        failed["case"].as_str().unwrap()
+    );
+    assert_eq!(
+        cases_with(&again, "run-case-failed"),
+        BTreeSet::from([case])
+    );
+}
