@@ -300,3 +300,26 @@ pub fn sbp_decode(data: &[u8]) {
         }
     }
 }
+
+/// The adapter protocol on any bytes, from both ends: the first byte is the seq the driver
+/// expects, the rest one line read as an op reply and as a start reply; and that line, as a
+/// request, answered by the bundled adapter (`bqsuite adapter sbp-v1`). None may panic: a reply
+/// is an answer or a fault, a request a reply.
+pub fn adapter(data: &[u8]) {
+    use bqsuite_adapter::{Answer, parse_reply, parse_start_reply};
+    let (seq, line) = match data.split_first() {
+        Some((first, rest)) => (u64::from(*first), rest),
+        None => (0, data),
+    };
+    if let Answer::Errored(fault) = parse_reply(line, seq) {
+        let _ = fault.to_string();
+    }
+    if let Err(e) = parse_start_reply(line) {
+        let _ = e.to_string();
+    }
+    let mut server = bqsuite::commands::adapter::Server::new("sbp-v1", None)
+        .expect("the bundled adapter serves sbp-v1");
+    if let Some(reply) = server.respond(&String::from_utf8_lossy(line)) {
+        let _ = reply.to_string();
+    }
+}

@@ -11,7 +11,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(archive json suite results sums targets diff sbp_decode)
+[ ${#targets[@]} -gt 0 ] || targets=(archive json suite results sums targets diff sbp_decode adapter)
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
 cd "$here"
 cargo +nightly fuzz build -O

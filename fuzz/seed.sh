@@ -9,7 +9,7 @@ bq="$repo/target/release/bqsuite"
 seeds="$here/seeds"
 version=$(tr -d '[:space:]' <"$repo/suite/CONFORMANCE_VERSION")
 rm -rf "$seeds"
-mkdir -p "$seeds"/{archive,json,suite,results,sums,targets,diff,sbp_decode}
+mkdir -p "$seeds"/{archive,json,suite,results,sums,targets,diff,sbp_decode,adapter}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -99,4 +99,17 @@ for name, hexed in vectors.items():
     with open(f"{sys.argv[1]}/{name}", "wb") as f:
         f.write(bytes.fromhex(hexed))
 PY
+# adapter: a seq byte, then one protocol line: each reply form, a start reply, a request per op.
+lines=(
+  'value:\005{"seq":5,"value":{"kind":"control"}}'
+  'error:\007{"seq":7,"error":{"code":1002,"message":"x"}}'
+  'skip:\001{"seq":1,"skip":"no"}'
+  'start:\000{"protocol":1,"implementation":{"name":"a","version":"1","language":"rust"}}'
+  'request-decode:\000{"cmd":"op","seq":1,"case":"a/b","op":"decode","input":{"hex":"0000000102030405060708090a0b0c0d0e0f01","limits":{"max_frame":64}}}'
+  'request-encode:\000{"cmd":"op","seq":2,"op":"encode","input":{"frame":{"kind":"ack","frameId":"000102030405060708090a0b0c0d0e0f","ackId":"000102030405060708090a0b0c0d0e0f"}}}'
+  'request-handshake:\000{"cmd":"op","seq":3,"op":"handshake","input":{"hex":"7b7d"}}'
+)
+for entry in "${lines[@]}"; do
+  printf '%b' "${entry#*:}" >"$seeds/adapter/${entry%%:*}"
+done
 echo "seeds written to $seeds"

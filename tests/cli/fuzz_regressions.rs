@@ -67,3 +67,8 @@ fn diff() {
 fn sbp_decode() {
     replay("sbp_decode", harness::sbp_decode);
 }
+
+#[test]
+fn adapter() {
+    replay("adapter", harness::adapter);
+}
