@@ -63,6 +63,11 @@ mod lines;
 mod process;
 mod protocol;
 
+/// The unit tests' allocator counts the bytes held (the one bqsuite's memory tests use).
+#[cfg(test)]
+#[path = "../../../tests/memory/counting_alloc.rs"]
+mod counting_alloc;
+
 pub use adapter::{Adapter, Lifecycle, WINDOW};
 pub use bounds::Bounds;
 pub use fault::{Exit, Fault, Shape, StartError, Stream};

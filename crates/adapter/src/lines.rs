@@ -150,59 +150,7 @@ mod tests {
         }
     }
 
-    /// Counts the bytes this test binary holds, and the most it held (the other unit tests of
-    /// the crate allocate little, and nothing while this one runs matters at its scale).
-    mod counting {
-        use std::alloc::{GlobalAlloc, Layout, System};
-        use std::sync::atomic::{AtomicUsize, Ordering};
-
-        struct Counting;
-
-        static LIVE: AtomicUsize = AtomicUsize::new(0);
-        static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-        fn grew(by: usize) {
-            let now = LIVE.fetch_add(by, Ordering::SeqCst) + by;
-            PEAK.fetch_max(now, Ordering::SeqCst);
-        }
-
-        // SAFETY: every call goes to the system allocator unchanged; only sizes are counted.
-        unsafe impl GlobalAlloc for Counting {
-            unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-                let p = unsafe { System.alloc(layout) };
-                if !p.is_null() {
-                    grew(layout.size());
-                }
-                p
-            }
-            unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-                unsafe { System.dealloc(ptr, layout) };
-                LIVE.fetch_sub(layout.size(), Ordering::SeqCst);
-            }
-            unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-                let p = unsafe { System.realloc(ptr, layout, new_size) };
-                if !p.is_null() {
-                    grew(new_size);
-                    LIVE.fetch_sub(layout.size(), Ordering::SeqCst);
-                }
-                p
-            }
-        }
-
-        #[global_allocator]
-        static COUNTING: Counting = Counting;
-
-        /// Starts a new peak from what is held now.
-        pub fn reset_peak() -> usize {
-            let now = LIVE.load(Ordering::SeqCst);
-            PEAK.store(now, Ordering::SeqCst);
-            now
-        }
-
-        pub fn peak() -> usize {
-            PEAK.load(Ordering::SeqCst)
-        }
-    }
+    use crate::counting_alloc as counting;
 
     #[test]
     fn a_gibibyte_line_is_dropped_without_being_held() {
@@ -216,12 +164,13 @@ mod tests {
             max_line,
             u64::MAX,
         );
-        let before = counting::reset_peak();
-        assert_eq!(lines.next_line().unwrap(), Read::TooLong);
-        assert_eq!(lines.next_line().unwrap(), Read::Line(b"ok".to_vec()));
-        assert_eq!(lines.next_line().unwrap(), Read::End);
+        let _alone = counting::exclusive();
+        let ((), held) = counting::peak_of(|| {
+            assert_eq!(lines.next_line().unwrap(), Read::TooLong);
+            assert_eq!(lines.next_line().unwrap(), Read::Line(b"ok".to_vec()));
+            assert_eq!(lines.next_line().unwrap(), Read::End);
+        });
         // At most the bound's worth of the line (doubling to it), with room for the other tests.
-        let held = counting::peak() - before;
         assert!(
             held < 8 * max_line,
             "held {held} bytes reading a 1 GiB line"
