@@ -53,7 +53,9 @@ pub struct TierRecord {
 
 /// The tier list the transport works with (a mutant may swap an empty list for the defaults).
 fn effective_tiers(tiers: &[u64]) -> Vec<u64> {
-    mutant::configured_tiers(tiers).unwrap_or_else(|| tiers.to_vec())
+    crate::switch::javascript::tiers(tiers)
+        .or_else(|| mutant::configured_tiers(tiers))
+        .unwrap_or_else(|| tiers.to_vec())
 }
 
 /// The retry topic of tier `n` of `work_topic` (§6.4).
@@ -89,7 +91,8 @@ fn headers(attempts: Option<u64>, delay_ms: u64, work_topic: &str) -> Map<String
     if let Some(attempts) = attempts {
         headers.insert("bq-attempts".into(), Value::String(attempts.to_string()));
     }
-    headers.insert("bq-delay".into(), Value::String(delay_ms.to_string()));
+    let delay = crate::switch::python::ms_header(delay_ms).unwrap_or_else(|| delay_ms.to_string());
+    headers.insert("bq-delay".into(), Value::String(delay));
     headers.insert("bq-original-topic".into(), Value::String(work_topic.into()));
     headers
 }

@@ -64,7 +64,8 @@ pub fn send(queue_type: QueueType, delay_seconds: u64) -> SendOutcome {
 
 /// The `VisibilityTimeout` of a release after `delay_seconds` (0..=43200).
 pub fn release_visibility_timeout(delay_seconds: u64) -> u64 {
-    mutant::visibility_timeout(delay_seconds, MAX_DELAY_SECONDS)
+    crate::switch::javascript::visibility_timeout(delay_seconds)
+        .unwrap_or_else(|| mutant::visibility_timeout(delay_seconds, MAX_DELAY_SECONDS))
 }
 
 #[cfg(test)]

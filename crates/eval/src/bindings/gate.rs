@@ -8,11 +8,12 @@
 //! - ASB only (AMQP-typed properties): an integral number equal to 1, at any integer width,
 //!   decodes; any other number, a floating-point value (even 1.0) and any other type reject.
 
-use serde_json::Number;
+use serde_json::{Number, Value};
 
 use super::broker_table::GateSpec;
 use crate::model::is_ascii_blank;
 use crate::switch::gate as mutant;
+use crate::switch::{javascript, php, python};
 
 /// The value of the gate property as a manifest case describes it.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -100,6 +101,9 @@ impl AmqpNumber {
 /// The gate applied to a native AMQP number: integral 1 at any width decodes, everything else
 /// (other integers, any floating-point value) rejects.
 pub fn gate_amqp_number(number: AmqpNumber) -> GateVerdict {
+    if let Some(verdict) = language_habit_number(number) {
+        return verdict;
+    }
     match number {
         AmqpNumber::Int32(1) | AmqpNumber::Int64(1) | AmqpNumber::UInt64(1) => GateVerdict::Decode,
         AmqpNumber::Int64(i) if mutant::narrowed_int_decodes(i as i32) => GateVerdict::Decode,
@@ -165,6 +169,9 @@ pub fn asb_number_encodings(value: &Number, float_marker: bool) -> Vec<AmqpNumbe
 /// [`asb_number_encodings`] is evaluated; the verdict is `Decode` only if all of them decode.
 /// Bindings whose properties are strings treat a number or other non-string as a reject.
 pub fn gate(spec: &GateSpec, input: GateInput<'_>) -> GateVerdict {
+    if let Some(verdict) = language_habit(spec, input) {
+        return verdict;
+    }
     match input {
         GateInput::Null if mutant::null_is_text() => gate_str("null"),
         GateInput::Absent | GateInput::Null => GateVerdict::Decode,
@@ -185,6 +192,45 @@ pub fn gate(spec: &GateSpec, input: GateInput<'_>) -> GateVerdict {
         GateInput::Bool(b) if spec.number_value && mutant::bool_decodes(b) => GateVerdict::Decode,
         GateInput::Number { .. } | GateInput::Bool(_) | GateInput::Other => GateVerdict::Reject,
     }
+}
+
+/// The decision of an active mutant of the `php`, `javascript` or `python` family, which read
+/// the property as their language hands it over (`None`: no such mutant is on).
+fn language_habit(spec: &GateSpec, input: GateInput<'_>) -> Option<GateVerdict> {
+    crate::switch::active()?;
+    let value = match input {
+        GateInput::Absent => None,
+        GateInput::Null => Some(Value::Null),
+        GateInput::Str(text) => Some(Value::from(text)),
+        GateInput::Number { value, .. } => Some(Value::Number(value.clone())),
+        GateInput::Bool(b) => Some(Value::Bool(b)),
+        GateInput::Other => return None,
+    };
+    habit_verdict(value.as_ref(), spec.number_value)
+}
+
+/// [`language_habit`] for a native AMQP number (an ASB property).
+fn language_habit_number(number: AmqpNumber) -> Option<GateVerdict> {
+    crate::switch::active()?;
+    let value = match number {
+        AmqpNumber::Int32(i) => Value::from(i),
+        AmqpNumber::Int64(i) => Value::from(i),
+        AmqpNumber::UInt64(u) => Value::from(u),
+        AmqpNumber::Float32(f) => Value::from(f64::from(f)),
+        AmqpNumber::Float64(f) => Value::from(f),
+    };
+    habit_verdict(Some(&value), true)
+}
+
+fn habit_verdict(value: Option<&Value>, number_value: bool) -> Option<GateVerdict> {
+    let decodes = php::gate_decodes(value, number_value)
+        .or_else(|| javascript::gate_decodes(value, number_value))
+        .or_else(|| python::gate_decodes(value))?;
+    Some(if decodes {
+        GateVerdict::Decode
+    } else {
+        GateVerdict::Reject
+    })
 }
 
 #[cfg(test)]

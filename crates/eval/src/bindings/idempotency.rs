@@ -127,6 +127,8 @@ pub fn deliver(store: &mut dyn Store, delivery: &Delivery<'_>) -> Effect {
     let Some(key) = key_of(delivery) else {
         return Effect::Run;
     };
+    let folded = crate::switch::php::dedup_key(key);
+    let key = folded.as_deref().unwrap_or(key);
     if delivery.forget_before {
         store.forget(key);
     }

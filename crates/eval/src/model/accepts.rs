@@ -41,7 +41,10 @@ pub fn accepts(result: &Result<Decoded, Rejection>) -> Result<(), Refusal> {
 }
 
 fn is_blank_trace_id(t: &str) -> bool {
-    mutant::trace_id_blank_override(t).unwrap_or_else(|| is_ascii_blank(t))
+    mutant::trace_id_blank_override(t)
+        .or_else(|| crate::switch::php::blank(t))
+        .or_else(|| crate::switch::python::blank(t))
+        .unwrap_or_else(|| is_ascii_blank(t))
 }
 
 #[cfg(test)]

@@ -354,7 +354,10 @@ fn decode_meta(map: &Map<String, Value>, warnings: &mut Vec<Warning>) -> Result<
 
 /// Whether a string `job` or `urn` is blank (empty or only ASCII whitespace).
 fn is_blank_identity(s: &str) -> bool {
-    mutant::blank_override(s).unwrap_or_else(|| is_ascii_blank(s))
+    mutant::blank_override(s)
+        .or_else(|| crate::switch::php::blank(s))
+        .or_else(|| crate::switch::python::blank(s))
+        .unwrap_or_else(|| is_ascii_blank(s))
 }
 
 fn type_name(value: &Value) -> &'static str {

@@ -10,7 +10,7 @@ use super::constants::{
 };
 use super::decode::Decoded;
 use super::decode::IdentitySource;
-use crate::switch::{encode as mutant, trim};
+use crate::switch::{encode as mutant, javascript, php, trim};
 use bqsuite_core::ids::escape_token;
 
 /// Encode refused to emit the message (never a silent drop).
@@ -125,7 +125,8 @@ fn encode_checked(message: &Decoded, data: Map<String, Value>, keep_extras: bool
         Value::from(message.meta.schema_version),
     );
     if let Some(v) = &message.meta.created_at {
-        meta.insert("created_at".to_string(), v.clone());
+        let written = javascript::created_at(v).unwrap_or_else(|| v.clone());
+        meta.insert("created_at".to_string(), written);
     }
     if keep_extras {
         for (key, value) in &message.meta.extras {
@@ -156,7 +157,8 @@ fn encode_checked(message: &Decoded, data: Map<String, Value>, keep_extras: bool
             out.insert(key.clone(), value.clone());
         }
     }
-    Value::Object(out)
+    let out = Value::Object(out);
+    php::reencoded(&out).unwrap_or(out)
 }
 
 /// [`encode`], serialized as compact JSON text.

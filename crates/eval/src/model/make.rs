@@ -19,7 +19,7 @@ use super::constants::{
     PLACEHOLDER_TRACE_ID, SUPPORTED_SCHEMA_VERSION,
 };
 use super::decode::{Decoded, IdentitySource, Meta};
-use crate::switch::{encode as encode_mutant, trim};
+use crate::switch::{encode as encode_mutant, javascript, python, trim};
 
 /// Everything the producer API (plus test access to the extras containers) takes.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -59,7 +59,7 @@ fn refuse(key: &str, message: String) -> MakeError {
 
 /// Builds a new message (attempts 0, lang [`MODEL_LANG`], placeholder id / created_at).
 pub fn make(input: MakeInput) -> Result<Decoded, MakeError> {
-    let urn = trim::make_trim_urn(&input.urn);
+    let urn = python::strip(&input.urn).unwrap_or_else(|| trim::make_trim_urn(&input.urn));
     let checked = if trim::blank_check_before_trim() {
         input.urn.is_empty()
     } else {
@@ -71,7 +71,8 @@ pub fn make(input: MakeInput) -> Result<Decoded, MakeError> {
             "the URN is blank after ASCII trim".to_string(),
         ));
     }
-    let trace_id = match input.trace_id.as_deref().map(trim::make_trim_trace_id) {
+    let trim_trace_id = |t| python::strip(t).unwrap_or_else(|| trim::make_trim_trace_id(t));
+    let trace_id = match input.trace_id.as_deref().map(trim_trace_id) {
         Some(t) if !is_ascii_blank(t) => t.to_string(),
         _ => PLACEHOLDER_TRACE_ID.to_string(),
     };
@@ -99,7 +100,8 @@ pub fn make(input: MakeInput) -> Result<Decoded, MakeError> {
             ));
         }
         written.push(k);
-        extras.insert(key.clone(), value.clone());
+        let stored = javascript::meta_value(value).unwrap_or_else(|| value.clone());
+        extras.insert(key.clone(), stored);
     }
 
     Ok(Decoded {

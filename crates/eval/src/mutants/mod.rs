@@ -17,7 +17,7 @@
 //! Families (one file each: the catalogue entries, and the tests that the suite kills them):
 //! [`decode`], [`trim`], [`encode`], [`projection`], [`reconcile`], [`gate`], [`settle`],
 //! [`idempotency`], [`payload`], [`delay`], [`backoff`], [`retry`], [`traceparent`], [`redis`],
-//! [`poison`].
+//! [`poison`]; and the habits of the SDKs' languages: [`php`], [`javascript`], [`python`].
 
 #[cfg(test)]
 mod adequacy_core;
@@ -26,11 +26,16 @@ pub mod decode;
 pub mod delay;
 pub mod encode;
 pub mod gate;
+#[cfg(test)]
+mod habits_kit;
 pub mod idempotency;
 pub mod info;
+pub mod javascript;
 pub mod payload;
+pub mod php;
 pub mod poison;
 pub mod projection;
+pub mod python;
 pub mod reconcile;
 pub mod redis;
 pub mod retry;
@@ -71,6 +76,9 @@ pub fn catalogue() -> Vec<&'static MutantInfo> {
         traceparent::MUTANTS,
         redis::MUTANTS,
         poison::MUTANTS,
+        php::MUTANTS,
+        javascript::MUTANTS,
+        python::MUTANTS,
     ]
     .into_iter()
     .flatten()

@@ -14,9 +14,12 @@ pub mod delay;
 pub mod encode;
 pub mod gate;
 pub mod idempotency;
+pub mod javascript;
 pub mod payload;
+pub mod php;
 pub mod poison;
 pub mod projection;
+pub mod python;
 pub mod reconcile;
 pub mod redis;
 pub mod retry;
@@ -204,6 +207,27 @@ pub enum Mutant {
     RedisMigrateOneChunk,
     RedisSweepBumpsAttempts,
     RedisReserveStoresRaw,
+    // php, javascript, python: habits of the SDKs' languages (switch/{php,javascript,python}.rs)
+    PhpGateEmptyIsAbsent,
+    PhpGateLooseEquals,
+    PhpGateStringCast,
+    PhpZeroStringIsAbsent,
+    PhpAssocArrayReencode,
+    PhpIntCastCounter,
+    PhpSeenSetStrtolower,
+    PhpSeenSetLooseInArray,
+    JsGateStringCoerced,
+    JsGateFalsyAbsent,
+    JsParseIntCounter,
+    JsCreatedAtAsDate,
+    JsMetaValuesStringified,
+    JsReleaseZeroDelayDefaulted,
+    JsTiersDefaultSort,
+    PyGateRegexDollar,
+    PyStripDefault,
+    PyBoolIsInt,
+    PyIntCounter,
+    PyFloatDelayHeader,
 }
 
 thread_local! {

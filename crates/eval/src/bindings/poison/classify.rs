@@ -181,6 +181,7 @@ fn check_member(doc: &Doc<'_>, at: usize, want: Want, path: &str) -> Result<(), 
         }
         (Kind::String { .. }, Want::Str) => true,
         (Kind::Number, Want::Int) => mutant::integer_accepted(doc.source(at), fits_int64),
+        (Kind::Bool(_), Want::Int) => crate::switch::python::bool_is_int(),
         (Kind::Object(_), Want::Data) => {
             if let Some(bad) = non_finite_number(doc, at) {
                 return Err(format!("`{path}` holds the non-finite number {bad}"));
@@ -232,7 +233,10 @@ fn identity(doc: &Doc<'_>) -> Classified {
         let Some(&value) = chosen else { continue };
         // A value that is not a string is ignored.
         if let Kind::String { value: s, .. } = &doc.nodes[value].kind {
-            if !mutant::blank(s, is_ascii_blank) {
+            let blank = crate::switch::php::blank(s)
+                .or_else(|| crate::switch::python::blank(s))
+                .unwrap_or_else(|| mutant::blank(s, is_ascii_blank));
+            if !blank {
                 return Classified {
                     verdict: BodyVerdict::Ok,
                     why: format!("identity from `{name}`"),

@@ -1,0 +1,119 @@
+//! Python-habit mutants: `re.match` with `$` (which also matches before a final newline),
+//! `str.strip()` and `str.isspace()` with their Unicode defaults, `int()` (surrounding
+//! whitespace, `1_000`), `isinstance(True, int)`, and `str()` of a float.
+
+use super::info::MutantInfo;
+use crate::switch::Mutant;
+
+/// Every binding section that carries a schema_version_gate table.
+const GATE_SECTIONS: &[&str] = &["sqs", "asb", "pulsar", "kafka", "artemis"];
+
+pub const MUTANTS: &[MutantInfo] = &[
+    // SURVIVES the real 1.8.0 suite (no "1\n" property): killed by the proposal/manifest.json
+    // case `<binding>/schema_version_gate` `one-with-trailing-newline` of every gate binding.
+    MutantInfo {
+        mutant: Mutant::PyGateRegexDollar,
+        id: "python-gate-regex-dollar",
+        family: "python",
+        rule: "only the exact text \"1\" decodes: \"1\\n\" is padded with whitespace and rejects",
+        habit: "re.match(r\"^1$\", value), whose $ also matches before a trailing newline",
+        sections: GATE_SECTIONS,
+    },
+    MutantInfo {
+        mutant: Mutant::PyStripDefault,
+        id: "python-strip-default",
+        family: "python",
+        rule: "blank and trim use the six ASCII whitespace characters only: U+00A0, U+0085, U+3000 and U+001F are values",
+        habit: "value.strip() and not value.strip(), whose default set is every str.isspace() character",
+        sections: &["trim", "sqs", "asb", "pulsar", "kafka", "artemis"],
+    },
+    // Killed by the real 1.8.0 kafka_poison (a boolean meta.schema_version); identity_verdict maps
+    // that case's no_identity to poison, where the proposal/manifest.json case
+    // `identity_verdict/identity with boolean attempts` kills it.
+    MutantInfo {
+        mutant: Mutant::PyBoolIsInt,
+        id: "python-bool-is-int",
+        family: "python",
+        rule: "an integer-typed member holding true or false is the wrong type: the body is poison",
+        habit: "isinstance(value, int) as the integer check, which holds for True and False (and True == 1)",
+        sections: &["kafka_poison", "identity_verdict"],
+    },
+    // SURVIVES the real 1.8.0 suite (no underscored count): killed by the proposal/manifest.json
+    // cases `sqs/attempts_reconciliation/count-with-underscore-ignored` and
+    // `pulsar_exhaustion/reconciliation-underscored-bq-attempts-keeps-body`.
+    MutantInfo {
+        mutant: Mutant::PyIntCounter,
+        id: "python-int-counter",
+        family: "python",
+        rule: "a counter that is not a run of ASCII digits is garbage and ignored: \"1_0\" is not 10",
+        habit: "int(count) inside try/except ValueError, which accepts \"1_0\", \"+3\" and \" 3 \"",
+        sections: &["sqs", "pulsar_exhaustion"],
+    },
+    MutantInfo {
+        mutant: Mutant::PyFloatDelayHeader,
+        id: "python-float-delay-header",
+        family: "python",
+        rule: "bq-delay is a decimal integer string of milliseconds (\"20000\")",
+        habit: "str(delay_seconds * 1000) with the delay held as a float, which writes \"20000.0\"",
+        sections: &["backoff"],
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::super::habits_kit::{self, Kill};
+    use crate::switch::Mutant;
+
+    const NEWLINE: &str = "schema_version_gate/one-with-trailing-newline";
+
+    const PROPOSAL_KILLS: &[Kill] = &[
+        (Mutant::PyGateRegexDollar, "sqs", NEWLINE),
+        (Mutant::PyGateRegexDollar, "asb", NEWLINE),
+        (Mutant::PyGateRegexDollar, "pulsar", NEWLINE),
+        (Mutant::PyGateRegexDollar, "kafka", NEWLINE),
+        (Mutant::PyGateRegexDollar, "artemis", NEWLINE),
+        (
+            Mutant::PyIntCounter,
+            "sqs",
+            "attempts_reconciliation/count-with-underscore-ignored",
+        ),
+        (
+            Mutant::PyIntCounter,
+            "pulsar_exhaustion",
+            "reconciliation-underscored-bq-attempts-keeps-body",
+        ),
+        (
+            Mutant::PyBoolIsInt,
+            "identity_verdict",
+            "identity with boolean attempts",
+        ),
+    ];
+
+    #[test]
+    fn the_real_suite_kills_each_python_mutant_except_where_the_proposal_does() {
+        habits_kit::real_suite_kills_all_but_the_proposal_sections("python", PROPOSAL_KILLS);
+    }
+
+    #[test]
+    fn suite_and_proposal_kill_each_python_mutant_in_every_section_it_names() {
+        habits_kit::proposal_kills_every_mutant_in_every_section(
+            "python",
+            PROPOSAL_KILLS,
+            &[
+                // python-strip-default is told from trim-unicode-whitespace by U+001F.
+                (
+                    Mutant::PyStripDefault,
+                    Mutant::TrimUnicode,
+                    "trim",
+                    "make-keeps-control-char-padding",
+                ),
+            ],
+        );
+    }
+
+    #[test]
+    fn a_flipped_expectation_of_a_python_proposal_case_is_a_mismatch() {
+        let cases: Vec<(&str, &str)> = PROPOSAL_KILLS.iter().map(|k| (k.1, k.2)).collect();
+        habits_kit::flipped_expectations_are_mismatches(&cases);
+    }
+}
