@@ -17,23 +17,30 @@
 //! Families (one file each: the catalogue entries, and the tests that the suite kills them):
 //! [`decode`], [`trim`], [`encode`], [`projection`], [`reconcile`], [`gate`], [`settle`],
 //! [`idempotency`], [`payload`], [`delay`], [`backoff`], [`retry`], [`traceparent`], [`redis`],
-//! [`poison`].
+//! [`poison`]; and the families of one language's or author's habits: [`go`], [`jvm_dotnet`],
+//! [`schema_engine`], [`copied`].
 
 #[cfg(test)]
 mod adequacy_core;
 pub mod backoff;
+pub mod copied;
 pub mod decode;
 pub mod delay;
 pub mod encode;
+#[cfg(test)]
+mod family_kit;
 pub mod gate;
+pub mod go;
 pub mod idempotency;
 pub mod info;
+pub mod jvm_dotnet;
 pub mod payload;
 pub mod poison;
 pub mod projection;
 pub mod reconcile;
 pub mod redis;
 pub mod retry;
+pub mod schema_engine;
 pub mod settle;
 pub mod traceparent;
 pub mod trim;
@@ -71,6 +78,10 @@ pub fn catalogue() -> Vec<&'static MutantInfo> {
         traceparent::MUTANTS,
         redis::MUTANTS,
         poison::MUTANTS,
+        go::MUTANTS,
+        jvm_dotnet::MUTANTS,
+        schema_engine::MUTANTS,
+        copied::MUTANTS,
     ]
     .into_iter()
     .flatten()

@@ -9,17 +9,21 @@
 //! catalogue, which names them.
 
 pub mod backoff;
+pub mod copied;
 pub mod decode;
 pub mod delay;
 pub mod encode;
 pub mod gate;
+pub mod go;
 pub mod idempotency;
+pub mod jvm_dotnet;
 pub mod payload;
 pub mod poison;
 pub mod projection;
 pub mod reconcile;
 pub mod redis;
 pub mod retry;
+pub mod schema_engine;
 pub mod settle;
 pub mod traceparent;
 pub mod trim;
@@ -204,6 +208,35 @@ pub enum Mutant {
     RedisMigrateOneChunk,
     RedisSweepBumpsAttempts,
     RedisReserveStoresRaw,
+    // Adequacy round 3, families go, jvm-dotnet, schema-engine and copied (switch/go.rs,
+    // switch/jvm_dotnet.rs, switch/schema_engine.rs, switch/copied.rs)
+    GoPayloadNullAsZeroValue,
+    GoKafkaAbsentHeaderReadsZero,
+    GoIdempotencyKeyTrimSpace,
+    GoRedisScoreUnixOfSum,
+    GoCreatedAtUnixSeconds,
+    GoGateTrimSpace,
+    GoMetaEntriesIntoMap,
+    JvmAttemptsInt32,
+    JvmRedisScoreInt32,
+    DotnetIdempotencyStoreIgnoresCase,
+    DotnetCreatedAtProjectedInSeconds,
+    DotnetPayloadBinderIgnoresCase,
+    DotnetPayloadEnumIgnoresCase,
+    SchemaBooleanAsInteger,
+    SchemaNumericStringCoerced,
+    SchemaIntegralFloatNotInteger,
+    SchemaMinimumExclusive,
+    SchemaMinimumTruncatesFraction,
+    SchemaNumberRejectsIntegers,
+    SchemaDraft3RequiredIgnored,
+    CopiedDeadLetterQueueFromMeta,
+    CopiedReemitCreatedAtNow,
+    CopiedRetryBackoffSqsVisibilityCap,
+    CopiedRedisDelaySqsCap,
+    CopiedExhaustionMaxAttemptsFromAsb,
+    CopiedCorrelationIdFromMessageId,
+    CopiedBackoffExampleTiers,
 }
 
 thread_local! {
