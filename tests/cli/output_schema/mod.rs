@@ -247,7 +247,8 @@ fn eval_counts_its_verdicts() {
 
 #[test]
 fn mutants_lists_the_survivors() {
-    // The real 1.8.0 lets 20 mutants through.
+    // The real 1.8.0 lets some mutants through (which ones is pinned beside the catalogue);
+    // `survivors`, `surviving`, the results and the findings agree on them.
     let suite = real_1_8_0();
     let cwd = tempfile::tempdir().unwrap();
     let doc = run(cwd.path(), &["mutants", s(&suite)], &[], 1);
@@ -258,7 +259,6 @@ fn mutants_lists_the_survivors() {
         .iter()
         .map(|v| v.as_str().unwrap())
         .collect();
-    assert_eq!(survivors.len(), 20);
     assert!(survivors.contains(&"kafka-zero-header-ignored"));
     let surviving: Vec<&str> = data["results"]
         .as_array()
@@ -268,12 +268,13 @@ fn mutants_lists_the_survivors() {
         .map(|r| r["id"].as_str().unwrap())
         .collect();
     assert_eq!(survivors, surviving);
-    assert_eq!(data["surviving"], 20);
+    let count = survivors.len() as u64;
+    assert_eq!(data["surviving"], count);
     assert_eq!(
-        data["killed"].as_u64().unwrap() + 20,
+        data["killed"].as_u64().unwrap() + count,
         data["mutants"].as_u64().unwrap()
     );
-    assert_eq!(findings(&doc, "surviving-mutant").len(), 20);
+    assert_eq!(findings(&doc, "surviving-mutant").len() as u64, count);
 
     // The suite with the proposal (this project's: it kills every mutant).
     let proposal = root().join("proposal");

@@ -71,7 +71,8 @@ pub fn default_tiers() -> Vec<u64> {
 /// The requested-delay rule (§6.4): the 1-based index and delay of the smallest tier at least
 /// `delay_ms`. `tiers` is ascending.
 pub fn tier_for_delay(tiers: &[u64], delay_ms: u64) -> Result<(u64, u64), BackoffError> {
-    let tiers = effective_tiers(tiers);
+    let tiers = crate::switch::copied::requested_delay_tiers(&DEFAULT_RETRY_TIERS_MS)
+        .unwrap_or_else(|| effective_tiers(tiers));
     if tiers.is_empty() {
         return Err(BackoffError::NoTiers);
     }

@@ -66,8 +66,9 @@ impl GateVerdict {
 
 /// The gate applied to a string property value.
 pub fn gate_str(text: &str) -> GateVerdict {
-    let decodes =
-        mutant::string_decodes(text).unwrap_or_else(|| text == "1" || is_ascii_blank(text));
+    let decodes = mutant::string_decodes(text)
+        .or_else(|| crate::switch::go::gate_decodes(text))
+        .unwrap_or_else(|| text == "1" || is_ascii_blank(text));
     if decodes {
         GateVerdict::Decode
     } else {

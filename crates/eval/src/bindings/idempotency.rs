@@ -124,19 +124,22 @@ fn key_of<'a>(delivery: &Delivery<'a>) -> Option<&'a str> {
 
 /// Handles one delivery against `store`, returning its effect.
 pub fn deliver(store: &mut dyn Store, delivery: &Delivery<'_>) -> Effect {
-    let Some(key) = key_of(delivery) else {
+    let Some(key) = key_of(delivery).and_then(crate::switch::go::dedup_key) else {
         return Effect::Run;
     };
-    let folded = crate::switch::php::dedup_key(key);
-    let key = folded.as_deref().unwrap_or(key);
+    let key = match crate::switch::php::dedup_key(&key) {
+        Some(folded) => std::borrow::Cow::Owned(folded),
+        None => key,
+    };
+    let key = crate::switch::jvm_dotnet::store_key(key);
     if delivery.forget_before {
-        store.forget(key);
+        store.forget(&key);
     }
-    if store.seen(key) {
+    if store.seen(&key) {
         return Effect::Skip;
     }
     if delivery.outcome == HandlerOutcome::Ok || mutant::marks_before_handler() {
-        store.remember(key);
+        store.remember(&key);
     }
     Effect::Run
 }

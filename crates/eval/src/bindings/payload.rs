@@ -5,10 +5,14 @@
 use serde_json::Value;
 
 use crate::switch::payload as mutant;
+use crate::switch::{go, jvm_dotnet, schema_engine};
 
 /// A compiled draft-07 payload schema.
 pub struct PayloadSchema {
     validator: crate::schema::Validator,
+    /// The schema as written, kept only while a mutant is on (the binder and enum mutants read
+    /// it beside the data).
+    written: Option<Value>,
 }
 
 impl std::fmt::Debug for PayloadSchema {
@@ -36,13 +40,16 @@ impl std::fmt::Display for SchemaError {
 impl PayloadSchema {
     /// Compiles `schema` as draft-07 (checked against the draft-07 meta-schema).
     pub fn compile(schema: &Value) -> Result<PayloadSchema, SchemaError> {
-        let mutated = mutant::schema(schema);
+        let mutated = mutant::schema(schema).or_else(|| schema_engine::schema(schema));
         crate::schema::compile(
             mutated.as_ref().unwrap_or(schema),
             crate::schema::Draft::Draft7,
             false,
         )
-        .map(|validator| PayloadSchema { validator })
+        .map(|validator| PayloadSchema {
+            validator,
+            written: crate::switch::active().map(|_| schema.clone()),
+        })
         .map_err(|e| SchemaError {
             message: e.to_string(),
         })
@@ -50,7 +57,13 @@ impl PayloadSchema {
 
     /// Whether `data` is valid.
     pub fn is_valid(&self, data: &Value) -> bool {
-        let mutated = mutant::data(data);
+        let mutated = mutant::data(data)
+            .or_else(|| schema_engine::data(data))
+            .or_else(|| go::payload_data(data))
+            .or_else(|| {
+                let written = self.written.as_ref()?;
+                jvm_dotnet::payload_data(written, data)
+            });
         self.validator.is_valid(mutated.as_ref().unwrap_or(data))
     }
 }

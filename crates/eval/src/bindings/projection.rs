@@ -138,10 +138,25 @@ impl ProjectionSource {
             message_id: string_field(envelope, "/meta/id")?.to_owned(),
             lang: string_field(envelope, "/meta/lang")?.to_owned(),
             schema_version: integer_field(envelope, "/meta/schema_version")?,
-            created_at: integer_field(envelope, "/meta/created_at")?,
+            created_at: projected_created_at(integer_field(envelope, "/meta/created_at")?),
             attempts: attempts(envelope)?,
         })
     }
+}
+
+/// `meta.created_at` as the projections write it (a mutant may move it to seconds).
+fn projected_created_at(created_at: Number) -> Number {
+    match created_at.as_u64() {
+        Some(ms) => Number::from(crate::switch::jvm_dotnet::projected_created_at(ms)),
+        None => created_at,
+    }
+}
+
+/// The correlation id the projections write (a mutant may fill it from `meta.id`).
+fn correlation_id(source: &ProjectionSource) -> Value {
+    Value::String(
+        crate::switch::copied::correlation_id(&source.trace_id, &source.message_id).to_owned(),
+    )
 }
 
 fn map_of<const N: usize>(entries: [(&str, Value); N]) -> Map<String, Value> {
@@ -189,7 +204,7 @@ pub fn sqs_message_attributes(source: &ProjectionSource) -> Map<String, Value> {
 pub fn asb_message(source: &ProjectionSource) -> Map<String, Value> {
     map_of([
         ("subject", Value::String(source.urn.clone())),
-        ("correlation_id", Value::String(source.trace_id.clone())),
+        ("correlation_id", correlation_id(source)),
         ("message_id", Value::String(source.message_id.clone())),
         ("content_type", Value::String(CONTENT_TYPE.to_owned())),
     ])
@@ -254,7 +269,8 @@ pub fn artemis_projection(source: &ProjectionSource) -> ArtemisProjection {
     ArtemisProjection {
         jms_type_annotation: JMS_TYPE_ANNOTATION,
         jms_type: source.urn.clone(),
-        correlation_id: source.trace_id.clone(),
+        correlation_id: crate::switch::copied::correlation_id(&source.trace_id, &source.message_id)
+            .to_owned(),
         message_id: source.message_id.clone(),
         creation_time: source.created_at.clone(),
         properties: mutant::artemis(map_of([
@@ -281,7 +297,7 @@ pub fn rabbitmq_projection(source: &ProjectionSource) -> RabbitmqProjection {
     RabbitmqProjection {
         properties: map_of([
             ("type", Value::String(source.urn.clone())),
-            ("correlation_id", Value::String(source.trace_id.clone())),
+            ("correlation_id", correlation_id(source)),
             ("message_id", Value::String(source.message_id.clone())),
             ("app_id", Value::String(APP_ID.to_owned())),
             ("content_type", Value::String(CONTENT_TYPE.to_owned())),

@@ -33,7 +33,7 @@ pub fn parse_count(text: &str) -> Option<u64> {
 /// The reconciled attempts of `section` under `rule`, from the body's count and the native
 /// counter (`None` when the broker did not give one).
 pub fn reconcile(section: &str, rule: &CounterRule, body: u64, counter: Option<u64>) -> u64 {
-    let counter = mutant::counter_read(section, counter);
+    let counter = crate::switch::go::counter_read(section, mutant::counter_read(section, counter));
     let Some(counter) = counter else {
         return body;
     };

@@ -42,6 +42,9 @@ pub fn valid_delay(delay: &Value) -> bool {
 pub fn score(now: &Value, delay: &Value) -> Option<i128> {
     if let (Some(n), Some(d)) = (now.as_f64(), delay.as_f64())
         && let Some(s) = mutant::redis_score(n, d)
+            .or_else(|| crate::switch::go::redis_score(n, d))
+            .or_else(|| crate::switch::jvm_dotnet::redis_score(n, d))
+            .or_else(|| crate::switch::copied::redis_score(n, d))
     {
         return Some(s);
     }

@@ -78,6 +78,8 @@ fn approximate(b: &Backoff, exponent: u64, cap: Option<Dec>) -> f64 {
 
 /// `d(n)` for `n >= 1`.
 pub fn delay(b: &Backoff, n: u64) -> Amount {
+    let borrowed = crate::switch::copied::retry_backoff_max(b.max).map(|max| Backoff { max, ..*b });
+    let b = borrowed.as_ref().unwrap_or(b);
     let exponent = mutant::exponent(n);
     let cap = mutant::cap(b.max, n);
     let (start, grown_cap, result_cap) = match cap {

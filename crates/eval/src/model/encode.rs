@@ -10,7 +10,7 @@ use super::constants::{
 };
 use super::decode::Decoded;
 use super::decode::IdentitySource;
-use crate::switch::{encode as mutant, javascript, php, trim};
+use crate::switch::{copied, encode as mutant, go, javascript, jvm_dotnet, php, trim};
 use bqsuite_core::ids::escape_token;
 
 /// Encode refused to emit the message (never a silent drop).
@@ -125,8 +125,14 @@ fn encode_checked(message: &Decoded, data: Map<String, Value>, keep_extras: bool
         Value::from(message.meta.schema_version),
     );
     if let Some(v) = &message.meta.created_at {
-        let written = javascript::created_at(v).unwrap_or_else(|| v.clone());
-        meta.insert("created_at".to_string(), written);
+        // One mutant at a time is on: at most one of these rewrites the value.
+        let written = javascript::created_at(v)
+            .or_else(|| go::created_at(v))
+            .or_else(|| copied::reemitted_created_at(PLACEHOLDER_TIME_MS));
+        meta.insert(
+            "created_at".to_string(),
+            written.unwrap_or_else(|| v.clone()),
+        );
     }
     if keep_extras {
         for (key, value) in &message.meta.extras {
@@ -148,7 +154,11 @@ fn encode_checked(message: &Decoded, data: Map<String, Value>, keep_extras: bool
     }
     out.insert("data".to_string(), mutant::data_value(data));
     out.insert("meta".to_string(), Value::Object(meta));
-    out.insert("attempts".to_string(), Value::from(message.attempts));
+    out.insert(
+        "attempts".to_string(),
+        jvm_dotnet::attempts_value(message.attempts)
+            .unwrap_or_else(|| Value::from(message.attempts)),
+    );
     if let Some(dead_letter) = &message.dead_letter {
         out.insert("dead_letter".to_string(), dead_letter.clone());
     }
@@ -205,6 +215,8 @@ pub fn dead_letter_move(
     }
     let mut block = Map::new();
     block.insert("reason".to_string(), Value::from(reason));
+    let original_queue =
+        copied::dead_letter_original_queue(original_queue, message.meta.queue.as_ref());
     block.insert("original_queue".to_string(), Value::from(original_queue));
     block.insert("failed_at".to_string(), Value::from(PLACEHOLDER_TIME_MS));
     block.insert("attempts".to_string(), Value::from(message.attempts));

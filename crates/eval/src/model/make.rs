@@ -93,7 +93,7 @@ pub fn make(input: MakeInput) -> Result<Decoded, MakeError> {
                 format!("`meta.{k}` is a core meta key owned by the SDK"),
             ));
         }
-        if written.contains(&k) {
+        if written.contains(&k) && !crate::switch::go::meta_entries_overwrite() {
             return Err(refuse(
                 k,
                 format!("meta key `{k}` is supplied more than once"),

@@ -17,20 +17,26 @@
 //! Families (one file each: the catalogue entries, and the tests that the suite kills them):
 //! [`decode`], [`trim`], [`encode`], [`projection`], [`reconcile`], [`gate`], [`settle`],
 //! [`idempotency`], [`payload`], [`delay`], [`backoff`], [`retry`], [`traceparent`], [`redis`],
-//! [`poison`]; and the habits of the SDKs' languages: [`php`], [`javascript`], [`python`].
+//! [`poison`]; and the habits of the SDKs' languages and authors: [`php`], [`javascript`],
+//! [`python`], [`go`], [`jvm_dotnet`], [`schema_engine`], [`copied`].
 
 #[cfg(test)]
 mod adequacy_core;
 pub mod backoff;
+pub mod copied;
 pub mod decode;
 pub mod delay;
 pub mod encode;
+#[cfg(test)]
+mod family_kit;
 pub mod gate;
+pub mod go;
 #[cfg(test)]
 mod habits_kit;
 pub mod idempotency;
 pub mod info;
 pub mod javascript;
+pub mod jvm_dotnet;
 pub mod payload;
 pub mod php;
 pub mod poison;
@@ -39,6 +45,7 @@ pub mod python;
 pub mod reconcile;
 pub mod redis;
 pub mod retry;
+pub mod schema_engine;
 pub mod settle;
 pub mod traceparent;
 pub mod trim;
@@ -79,6 +86,10 @@ pub fn catalogue() -> Vec<&'static MutantInfo> {
         php::MUTANTS,
         javascript::MUTANTS,
         python::MUTANTS,
+        go::MUTANTS,
+        jvm_dotnet::MUTANTS,
+        schema_engine::MUTANTS,
+        copied::MUTANTS,
     ]
     .into_iter()
     .flatten()

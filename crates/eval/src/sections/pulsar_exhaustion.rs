@@ -43,7 +43,7 @@ fn exhaustion_case(case: &CaseRef<'_>) -> Step<()> {
     };
     let redelivery_count = uint(&c, "redelivery_count")?;
     let max_attempts = match c.get("max_attempts") {
-        None => DEFAULT_MAX_ATTEMPTS,
+        None => crate::switch::copied::default_max_attempts(DEFAULT_MAX_ATTEMPTS),
         Some(_) => match uint(&c, "max_attempts")? {
             0 => {
                 return Err(c.malformed(

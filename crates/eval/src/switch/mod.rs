@@ -9,12 +9,15 @@
 //! catalogue, which names them.
 
 pub mod backoff;
+pub mod copied;
 pub mod decode;
 pub mod delay;
 pub mod encode;
 pub mod gate;
+pub mod go;
 pub mod idempotency;
 pub mod javascript;
+pub mod jvm_dotnet;
 pub mod payload;
 pub mod php;
 pub mod poison;
@@ -23,6 +26,7 @@ pub mod python;
 pub mod reconcile;
 pub mod redis;
 pub mod retry;
+pub mod schema_engine;
 pub mod settle;
 pub mod traceparent;
 pub mod trim;
@@ -228,6 +232,35 @@ pub enum Mutant {
     PyBoolIsInt,
     PyIntCounter,
     PyFloatDelayHeader,
+    // Adequacy round 3, families go, jvm-dotnet, schema-engine and copied (switch/go.rs,
+    // switch/jvm_dotnet.rs, switch/schema_engine.rs, switch/copied.rs)
+    GoPayloadNullAsZeroValue,
+    GoKafkaAbsentHeaderReadsZero,
+    GoIdempotencyKeyTrimSpace,
+    GoRedisScoreUnixOfSum,
+    GoCreatedAtUnixSeconds,
+    GoGateTrimSpace,
+    GoMetaEntriesIntoMap,
+    JvmAttemptsInt32,
+    JvmRedisScoreInt32,
+    DotnetIdempotencyStoreIgnoresCase,
+    DotnetCreatedAtProjectedInSeconds,
+    DotnetPayloadBinderIgnoresCase,
+    DotnetPayloadEnumIgnoresCase,
+    SchemaBooleanAsInteger,
+    SchemaNumericStringCoerced,
+    SchemaIntegralFloatNotInteger,
+    SchemaMinimumExclusive,
+    SchemaMinimumTruncatesFraction,
+    SchemaNumberRejectsIntegers,
+    SchemaDraft3RequiredIgnored,
+    CopiedDeadLetterQueueFromMeta,
+    CopiedReemitCreatedAtNow,
+    CopiedRetryBackoffSqsVisibilityCap,
+    CopiedRedisDelaySqsCap,
+    CopiedExhaustionMaxAttemptsFromAsb,
+    CopiedCorrelationIdFromMessageId,
+    CopiedBackoffExampleTiers,
 }
 
 thread_local! {

@@ -1,0 +1,122 @@
+//! Java and .NET mutants: an `int` where the contract needs 64 bits, timestamps in whole
+//! seconds, and case-insensitive stores, enums and binders. The variations are in
+//! [`crate::switch::jvm_dotnet`].
+//!
+//! The signed-only integer check (an ASB gate that accepts `int` and `long` 1 but not an unsigned
+//! AMQP `ulong` 1) has no mutant: no case can hand an SDK an unsigned 1 (an open decision in
+//! `docs/suites/babelqueue-proposal.md`).
+
+use super::info::MutantInfo;
+use crate::switch::Mutant;
+
+pub const MUTANTS: &[MutantInfo] = &[
+    // SURVIVES the real 1.8.0 suite (no attempts near 2^31): killed by the proposal/manifest.json
+    // case `roundtrip/attempts-past-int32-roundtrip`.
+    MutantInfo {
+        mutant: Mutant::JvmAttemptsInt32,
+        id: "jvm-attempts-int32",
+        family: "jvm-dotnet",
+        rule: "attempts is an integer >= 0 with no upper bound: 2147483647 + 1 is 2147483648",
+        habit: "an int attempts field (Java int, C# int), which wraps past int.MaxValue to -2147483648",
+        sections: &["roundtrip"],
+    },
+    // SURVIVES the real 1.8.0 suite (every clock is before 2038): killed by the
+    // proposal/manifest.json case `redis_delay/clock-past-2038-score-past-int32`.
+    MutantInfo {
+        mutant: Mutant::JvmRedisScoreInt32,
+        id: "jvm-redis-score-int32",
+        family: "jvm-dotnet",
+        rule: "the Redis delayed score is integer epoch seconds, past 2^31 - 1 too",
+        habit: "(int) Math.floor(now) + (int) Math.ceil(delay), which wraps negative after 2038-01-19",
+        sections: &["redis_delay"],
+    },
+    // SURVIVES the real 1.8.0 suite (its ids differ in more than case): killed by the
+    // proposal/manifest.json case `idempotency/sequences/meta-id-is-case-sensitive`.
+    MutantInfo {
+        mutant: Mutant::DotnetIdempotencyStoreIgnoresCase,
+        id: "dotnet-idempotency-store-ignores-case",
+        family: "jvm-dotnet",
+        rule: "the dedupe key is meta.id verbatim: ids that differ only in case are different messages",
+        habit: "a seen-set built with StringComparer.OrdinalIgnoreCase, or a table with a case-insensitive collation",
+        sections: &["idempotency"],
+    },
+    MutantInfo {
+        mutant: Mutant::DotnetCreatedAtProjectedInSeconds,
+        id: "dotnet-created-at-projected-in-seconds",
+        family: "jvm-dotnet",
+        rule: "the bq-created-at property is meta.created_at in Unix milliseconds",
+        habit: "DateTimeOffset.ToUnixTimeSeconds() (or Instant.getEpochSecond()) where milliseconds are meant",
+        sections: &["sqs", "asb"],
+    },
+    // SURVIVES the real 1.8.0 suite: killed by the proposal/manifest.json case
+    // `payload_schema/wrong-case-property-is-another-property`.
+    MutantInfo {
+        mutant: Mutant::DotnetPayloadBinderIgnoresCase,
+        id: "dotnet-payload-binder-ignores-case",
+        family: "jvm-dotnet",
+        rule: "property names are case-sensitive: ORDER_ID is not order_id",
+        habit: "binding data to a class with a case-insensitive deserializer (PropertyNameCaseInsensitive, Newtonsoft, Go encoding/json) before validating",
+        sections: &["payload_schema"],
+    },
+    // SURVIVES the real 1.8.0 suite: killed by the proposal/manifest.json case
+    // `payload_schema/enum-is-case-sensitive`.
+    MutantInfo {
+        mutant: Mutant::DotnetPayloadEnumIgnoresCase,
+        id: "dotnet-payload-enum-ignores-case",
+        family: "jvm-dotnet",
+        rule: "enum compares strings exactly: usd is not USD",
+        habit: "parsing the value into an enum type ignoring case (Enum.TryParse(value, true, out _), valueOf(value.toUpperCase()))",
+        sections: &["payload_schema"],
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::MUTANTS;
+    use crate::mutants::family_kit::{self, Survivor};
+    use crate::switch::Mutant;
+
+    /// The mutants of this family no real 1.8.0 case kills, with the proposal case that does.
+    const SURVIVORS: &[Survivor] = &[
+        (
+            Mutant::JvmAttemptsInt32,
+            "roundtrip",
+            "attempts-past-int32-roundtrip",
+        ),
+        (
+            Mutant::JvmRedisScoreInt32,
+            "redis_delay",
+            "clock-past-2038-score-past-int32",
+        ),
+        (
+            Mutant::DotnetIdempotencyStoreIgnoresCase,
+            "idempotency",
+            "sequences/meta-id-is-case-sensitive",
+        ),
+        (
+            Mutant::DotnetPayloadBinderIgnoresCase,
+            "payload_schema",
+            "wrong-case-property-is-another-property",
+        ),
+        (
+            Mutant::DotnetPayloadEnumIgnoresCase,
+            "payload_schema",
+            "enum-is-case-sensitive",
+        ),
+    ];
+
+    #[test]
+    fn the_entries_are_of_this_family() {
+        family_kit::check_entries(MUTANTS, "jvm-dotnet", SURVIVORS);
+    }
+
+    #[test]
+    fn the_real_1_8_0_kills_all_but_the_survivors_in_each_section_they_name() {
+        family_kit::check_real_1_8_0(MUTANTS, SURVIVORS);
+    }
+
+    #[test]
+    fn the_proposal_passes_and_kills_every_survivor() {
+        family_kit::check_with_proposal(MUTANTS, SURVIVORS);
+    }
+}
