@@ -241,6 +241,7 @@ pub fn mutants(suite: &Path, proposal: &Path) -> Result<Report> {
                 crate::commands::mutants::data(&bqsuite_core::evaluator::assess::Assessment {
                     not_passing: Vec::new(),
                     cases: 0,
+                    passing: Vec::new(),
                     runs: Vec::new(),
                 });
             report.data["added"] = json!([]);

@@ -286,6 +286,13 @@ const EXAMPLES: &[Example] = &[
         ..BASE
     },
     Example {
+        name: "mutants-thin",
+        cwd: Cwd::Conformance,
+        args: &["mutants", "suite"],
+        filter: |t| thin_lines(t, 4),
+        ..BASE
+    },
+    Example {
         name: "mutants-survivor",
         cwd: Cwd::Conformance,
         args: &["mutants", "suite"],

@@ -214,6 +214,27 @@ pub fn sync_table(text: &str) -> String {
     head_tail(text, 7, 2)
 }
 
+/// The first `n` `thin` lines of a `mutants` report (where each section is thin) and its last two
+/// lines (the count and the verdict).
+pub fn thin_lines(text: &str, n: usize) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let thin: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| l.starts_with("thin "))
+        .take(n)
+        .collect();
+    assert!(
+        !thin.is_empty(),
+        "mutants should print a thin line:\n{text}"
+    );
+    let mut out = vec!["[…]"];
+    out.extend(thin);
+    out.push("[…]");
+    out.extend(&lines[lines.len().saturating_sub(2)..]);
+    out.join("\n") + "\n"
+}
+
 /// The workflow commands only (they follow the human report, which is cut).
 pub fn annotations(text: &str) -> String {
     let mut out = vec!["[…]"];

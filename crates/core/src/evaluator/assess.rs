@@ -16,6 +16,15 @@ pub struct Kill {
     pub verdict: Verdict,
 }
 
+/// A case of the suite, named by its section and id.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CaseRef {
+    pub section: String,
+    pub id: String,
+    /// Pointer of the case inside manifest.json.
+    pub pointer: String,
+}
+
 /// One mutant and the cases that kill it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MutantRun {
@@ -43,6 +52,9 @@ pub struct Assessment {
     pub not_passing: Vec<CaseOutcome>,
     /// The number of cases run.
     pub cases: usize,
+    /// The cases the reference model passes, in the order they were run: the only ones that
+    /// can kill a mutant.
+    pub passing: Vec<CaseRef>,
     pub runs: Vec<MutantRun>,
 }
 
@@ -61,6 +73,15 @@ pub fn assess(model: &dyn Evaluator, manifest: &Value, fixtures: &dyn FixtureSou
         .iter()
         .filter(|o| !matches!(o.verdict, Verdict::Pass | Verdict::Skip { .. }))
         .cloned()
+        .collect();
+    let passing: Vec<CaseRef> = baseline
+        .iter()
+        .filter(|o| o.verdict == Verdict::Pass)
+        .map(|o| CaseRef {
+            section: o.section.clone(),
+            id: o.id.clone(),
+            pointer: o.pointer.clone(),
+        })
         .collect();
     let runs = model
         .mutants()
@@ -86,6 +107,7 @@ pub fn assess(model: &dyn Evaluator, manifest: &Value, fixtures: &dyn FixtureSou
     Assessment {
         not_passing,
         cases: baseline.len(),
+        passing,
         runs,
     }
 }

@@ -1,6 +1,9 @@
 //! `bqsuite mutants`: suite adequacy. Runs the catalogue of wrong-SDK behaviours
 //! (`eval::mutants`) over every case of a suite; a mutant no case kills is a finding
-//! (`surviving-mutant`): an SDK with that bug would pass the whole suite.
+//! (`surviving-mutant`): an SDK with that bug would pass the whole suite. Beside the survivors,
+//! the report says where the suite is thin, per section (`thin.rs`).
+
+mod thin;
 
 use std::path::Path;
 
@@ -61,6 +64,9 @@ pub fn report(subject: &str, args: &str, suite: &Suite, assessment: &Assessment)
     for run in &assessment.runs {
         report.summary.push(summary_line(run));
     }
+    for section in thin::thin(assessment) {
+        report.summary.push(thin::line(&section));
+    }
     let survivors = assessment.survivors().count();
     let total = assessment.runs.len();
     report.summary.push(format!(
@@ -74,8 +80,8 @@ pub fn report(subject: &str, args: &str, suite: &Suite, assessment: &Assessment)
     report
 }
 
-/// The `data` of `mutants --format json`: the counts, the surviving mutants' ids, and each
-/// mutant with the cases that kill it; `added` (what each case of a proposal kills) is `null`
+/// The `data` of `mutants --format json`: the counts, the surviving mutants' ids, each mutant
+/// with the cases that kill it, and where each section is thin (`thin.rs`); `added` (what each case of a proposal kills) is `null`
 /// without `--proposal`.
 pub fn data(assessment: &Assessment) -> Value {
     let survivors: Vec<&str> = assessment.survivors().map(|run| run.info.id).collect();
@@ -87,6 +93,7 @@ pub fn data(assessment: &Assessment) -> Value {
         "surviving": survivors.len(),
         "survivors": survivors,
         "results": assessment.runs.iter().map(run_json).collect::<Vec<_>>(),
+        "thin": thin::data(&thin::thin(assessment)),
         "added": Value::Null,
     })
 }

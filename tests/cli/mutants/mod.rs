@@ -13,6 +13,11 @@
 //! `the_proposal_kills_every_mutant`, `every_mutant_is_killed_in_each_section_that_pins_its_rule`,
 //! `every_section_with_cases_has_a_mutant_killed_by_one_of_its_cases` and
 //! `mutants_never_change_the_reference_model` fail.
+//!
+//! thin.rs: where a suite is thin, per section (cases that kill nothing, mutants killed only in
+//! other sections).
+
+mod thin;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
