@@ -26,12 +26,12 @@ pub const PAGES: &[Page] = &[Page {
     found: "not used",
     examples: &[
         (
-            "Grade the SBP model through the adapter protocol",
-            "bqsuite run sbp-suite -- bqsuite adapter sbp-v1",
+            "Serve the SBP model (as `bqsuite run sbp-suite -- bqsuite adapter sbp-v1` starts it)",
+            "bqsuite adapter sbp-v1",
         ),
         (
             "An implementation with one known bug: lengths read big-endian",
-            "bqsuite run sbp-suite -- bqsuite adapter sbp-v1 --mistake lengths-big-endian",
+            "bqsuite adapter sbp-v1 --mistake lengths-big-endian",
         ),
     ],
 }];

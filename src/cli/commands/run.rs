@@ -46,8 +46,8 @@ pub const PAGES: &[Page] = &[Page {
             "bqsuite run sbp-suite -- bqsuite adapter sbp-v1",
         ),
         (
-            "Grade the example Python adapter, and check the results it wrote",
-            "bqsuite run sbp-suite -- python3 examples/adapters/sbp_adapter.py && bqsuite results check results.json --suite sbp-suite",
+            "Grade the example Python adapter, its results written to sbp-results.json",
+            "bqsuite run sbp-suite --out sbp-results.json -- python3 examples/adapters/sbp_adapter.py",
         ),
         (
             "Only the handshake section, with 2 seconds per request",
