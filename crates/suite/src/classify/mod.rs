@@ -29,7 +29,7 @@
 //!   `fixture-cosmetic` / `schema-cosmetic` / `manifest-cosmetic` (patch).
 //! - A described suite's **decisions** rows (matched by case id) are wording (`decision-changed`,
 //!   patch); its **description** (`suite.json`): a new `title` is wording, any other field
-//!   changed needs major (see [`described`]).
+//!   changed needs major (the `described` module).
 
 mod change;
 mod codes;
