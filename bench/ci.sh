@@ -14,6 +14,7 @@ export BENCH_CI=1 RUNS=1 BENCH_PROFILE=release
 scripts=(
     "validate.sh -"
     "mutants.sh -"
+    "run.sh -"
     "sync.sh -"
     "release.sh 2"
     "fetch.sh 2"
