@@ -63,8 +63,9 @@ fn mine() -> Vec<&'static MutantInfo> {
         .collect()
 }
 
-/// `(section, case id)` of every case that passes on the model and fails under `mutant`.
-fn kills(
+/// `(section, case id)` of every case that passes on the model and fails under `mutant` (the
+/// other families' test kits count kills with it too).
+pub(super) fn kills(
     manifest: &Value,
     files: &BTreeMap<String, String>,
     base: &[CaseOutcome],

@@ -5,14 +5,15 @@
 //! killed by the proposal case its family names (a case the real 1.8.0 does not have) and in
 //! every section it names.
 
+use super::adequacy_core::kills;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
 
 use super::{Mutant, MutantInfo};
+use crate::evaluate;
 use crate::outcome::{CaseOutcome, Verdict};
 use crate::realkit;
-use crate::{evaluate, evaluate_mutant};
 
 /// A mutant no real 1.8.0 case kills, with the proposal case that does: (mutant, section,
 /// case id).
@@ -27,20 +28,6 @@ fn family_sections(manifest: &Value, mutants: &[MutantInfo]) -> Value {
         }
     }
     Value::Object(only)
-}
-
-/// `(section, case id)` of every case that the model passes and `mutant` fails.
-fn kills(
-    manifest: &Value,
-    files: &BTreeMap<String, String>,
-    base: &[CaseOutcome],
-    mutant: Mutant,
-) -> BTreeSet<(String, String)> {
-    base.iter()
-        .zip(evaluate_mutant(manifest, files, mutant))
-        .filter(|(b, m)| b.verdict == Verdict::Pass && m.verdict != Verdict::Pass)
-        .map(|(_, m)| (m.section, m.id))
-        .collect()
 }
 
 /// The model's outcomes over `manifest`, which must all pass.

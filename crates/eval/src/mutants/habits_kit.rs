@@ -5,14 +5,13 @@
 //! those, proposal cases that tell a mutant 1.8.0 already kills from an older catalogue entry
 //! that behaves alike on 1.8.0 (`also`).
 
-use std::collections::{BTreeMap, BTreeSet};
-
-use serde_json::Value;
+use super::adequacy_core::kills;
+use std::collections::BTreeSet;
 
 use super::{Mutant, MutantInfo, catalogue};
+use crate::evaluate;
 use crate::outcome::{CaseOutcome, Verdict};
 use crate::realkit;
-use crate::{evaluate, evaluate_mutant};
 
 /// (mutant, section, case id): the case of that section that kills the mutant.
 pub type Kill = (Mutant, &'static str, &'static str);
@@ -21,20 +20,6 @@ fn family(name: &str) -> Vec<&'static MutantInfo> {
     catalogue()
         .into_iter()
         .filter(|m| m.family == name)
-        .collect()
-}
-
-/// `(section, case id)` of every case that passes on the model and fails under `mutant`.
-fn kills(
-    manifest: &Value,
-    files: &BTreeMap<String, String>,
-    base: &[CaseOutcome],
-    mutant: Mutant,
-) -> BTreeSet<(String, String)> {
-    base.iter()
-        .zip(evaluate_mutant(manifest, files, mutant))
-        .filter(|(b, m)| b.verdict == Verdict::Pass && m.verdict != Verdict::Pass)
-        .map(|(_, m)| (m.section, m.id))
         .collect()
 }
 
