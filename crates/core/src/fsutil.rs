@@ -21,6 +21,27 @@ pub fn temp_sibling(target: &Path, tag: &str) -> PathBuf {
     target.with_file_name(temp)
 }
 
+/// The process that made `name` with [`temp_sibling`] and `tag` (`.<target>.<tag>-<pid>-<n>`), if
+/// `name` is shaped so.
+pub fn temp_owner(name: &str, tag: &str) -> Option<u32> {
+    let rest = name.strip_prefix('.')?;
+    let (_, tail) = rest.rsplit_once(&format!(".{tag}-"))?;
+    let (pid, n) = tail.split_once('-')?;
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    (digits(pid) && digits(n))
+        .then(|| pid.parse().ok())
+        .flatten()
+}
+
+/// Whether process `pid` is alive; `None` where this cannot be told (no `/proc`).
+pub fn process_alive(pid: u32) -> Option<bool> {
+    let proc = Path::new("/proc");
+    if !proc.join("self").exists() {
+        return None;
+    }
+    Some(proc.join(pid.to_string()).exists())
+}
+
 /// Refuses a `target` that exists and is not a regular file: the rename of [`write_atomic`] would
 /// replace a symbolic link, a FIFO or a device (`/dev/null` included) with a regular file.
 pub fn check_writable_target(target: &Path) -> Result<()> {

@@ -12,14 +12,21 @@
 //!   last (and manifest.json, which names it, first), so an interrupted run leaves a copy whose
 //!   manifest names a version it has no CONFORMANCE_VERSION for, which a check reports as
 //!   interrupted ([`is_incomplete`]);
+//! - the whole write is planned first ([`plan`]): a directory where the suite has a file, a file
+//!   where it has a directory, or a directory this user cannot write refuses the copy before
+//!   anything in it changes;
 //! - files the expected tree does not have are deleted from the vendored schema/ and fixtures/;
 //!   byte-identical files are left untouched (no mtime churn); nothing else in the directory
 //!   (an SDK's own test file, LICENSE) is touched.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fs;
 use std::io::ErrorKind;
 use std::path::Path;
+
+mod plan;
+
+pub use plan::{Plan, plan};
 
 use crate::load::{VENDORED_DIRS, VENDORED_FILES, VERSION_FILE};
 use bqsuite_core::error::{Error, Result};
@@ -155,38 +162,11 @@ pub fn check_entries(dir: &Path) -> Result<std::result::Result<(), Unsafe>> {
 }
 
 /// Makes the vendored set of `dir` (which exists and was checked by [`check_entries`]) equal to
-/// `expected` (relative path → bytes; paths outside the vendored set are ignored).
+/// `expected` (relative path → bytes; paths outside the vendored set are ignored): the whole
+/// [`plan`] first, so that anything in the way refuses the copy before its first byte changes,
+/// then the writes.
 pub fn apply(dir: &Path, expected: &BTreeMap<String, Vec<u8>>) -> Result<Applied> {
-    let mut applied = Applied::default();
-    let (version, rest): (Vec<&String>, Vec<&String>) = write_order(expected.keys())
-        .into_iter()
-        .partition(|rel| rel.as_str() == VERSION_FILE);
-    if let Some(rel) = version.first() {
-        let path = dir.join(rel);
-        let changes = fs::symlink_metadata(&path).is_ok_and(|m| m.is_file())
-            && !same_content(&path, &expected[rel.as_str()]);
-        let others_change = rest
-            .iter()
-            .any(|rel| !same_content(&dir.join(rel), &expected[rel.as_str()]));
-        if changes && others_change {
-            fs::remove_file(&path).map_err(|e| Error::io("remove", &path, e))?;
-            sync_dir(dir);
-        }
-    }
-    for rel in rest {
-        write_one(dir, rel, &expected[rel.as_str()], &mut applied)?;
-    }
-    delete_extras(dir, expected, &mut applied)?;
-    for rel in version {
-        write_one(dir, rel, &expected[rel.as_str()], &mut applied)?;
-    }
-    if !applied.is_empty() {
-        sync_dir(dir);
-    }
-    applied.written.sort();
-    applied.added.sort();
-    applied.deleted.sort();
-    Ok(applied)
+    plan(dir, expected)?.write()
 }
 
 /// The vendored paths among `paths`, in the order they are written. CONFORMANCE_VERSION last: an
@@ -261,44 +241,6 @@ fn write_one(dir: &Path, rel: &str, bytes: &[u8], applied: &mut Applied) -> Resu
     applied.written.push(rel.to_string());
     if !existed {
         applied.added.push(rel.to_string());
-    }
-    Ok(())
-}
-
-/// Deletes what the vendored schema/ and fixtures/ hold beyond `expected`; an emptied directory
-/// goes too, anything still inside one stays.
-fn delete_extras(
-    dir: &Path,
-    expected: &BTreeMap<String, Vec<u8>>,
-    applied: &mut Applied,
-) -> Result<()> {
-    let expected_dirs: BTreeSet<&str> = expected
-        .keys()
-        .flat_map(|rel| rel.match_indices('/').map(move |(i, _)| &rel[..i]))
-        .collect();
-    for top in VENDORED_DIRS {
-        let root = dir.join(top);
-        if fs::symlink_metadata(&root).is_err() {
-            continue;
-        }
-        // Children before parents, so emptied directories can be removed.
-        let entries: Vec<_> = walkdir::WalkDir::new(&root)
-            .follow_links(false)
-            .contents_first(true)
-            .into_iter()
-            .collect::<std::result::Result<_, _>>()
-            .map_err(|e| Error::io("walk", &root, e.into()))?;
-        for entry in entries {
-            let rel = relative(dir, entry.path());
-            if entry.file_type().is_dir() {
-                if !expected_dirs.contains(rel.as_str()) {
-                    let _ = fs::remove_dir(entry.path());
-                }
-            } else if !expected.contains_key(&rel) {
-                fs::remove_file(entry.path()).map_err(|e| Error::io("delete", entry.path(), e))?;
-                applied.deleted.push(rel);
-            }
-        }
     }
     Ok(())
 }
@@ -385,39 +327,154 @@ mod tests {
         assert!(apply(d, &expected).unwrap().is_empty());
     }
 
+    /// Makes `dir` unwritable for everyone this test can be (the mode for a user, the immutable
+    /// attribute for root where the file system has it); whether that holds here.
     #[cfg(unix)]
-    #[test]
-    fn an_interrupted_run_never_claims_a_version() {
-        // A read-only fixtures/ stops the run before CONFORMANCE_VERSION is written.
+    fn lock_dir(dir: &Path) -> bool {
         use std::os::unix::fs::PermissionsExt;
-        let dir = tempfile::tempdir().unwrap();
-        let d = dir.path();
-        let fixtures = d.join("fixtures");
-        fs::create_dir_all(&fixtures).unwrap();
+        fs::set_permissions(dir, fs::Permissions::from_mode(0o555)).unwrap();
+        let _ = std::process::Command::new("chattr")
+            .arg("+i")
+            .arg(dir)
+            .output();
+        let probe = dir.join("probe");
+        let enforced = fs::write(&probe, "").is_err();
+        let _ = fs::remove_file(probe);
+        enforced
+    }
+
+    #[cfg(unix)]
+    fn unlock_dir(dir: &Path) {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = std::process::Command::new("chattr")
+            .arg("-i")
+            .arg(dir)
+            .output();
+        fs::set_permissions(dir, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+
+    /// Every path under `dir` with its bytes (directories as `None`).
+    fn snapshot(dir: &Path) -> BTreeMap<String, Option<Vec<u8>>> {
+        walkdir::WalkDir::new(dir)
+            .into_iter()
+            .map(|e| e.unwrap())
+            .map(|e| {
+                let bytes = e.file_type().is_file().then(|| fs::read(e.path()).unwrap());
+                (relative(dir, e.path()), bytes)
+            })
+            .collect()
+    }
+
+    fn old_copy(d: &Path) {
+        fs::create_dir_all(d.join("fixtures/old")).unwrap();
         fs::write(d.join("CONFORMANCE_VERSION"), "1.0.0\n").unwrap();
         fs::write(
             d.join("manifest.json"),
             r#"{"conformance_version": "1.0.0"}"#,
         )
         .unwrap();
-        // The mode for everyone, the immutable attribute for root (where it is supported).
-        let chattr = |flag: &str| {
-            std::process::Command::new("chattr")
-                .arg(flag)
-                .arg(&fixtures)
-                .output()
-        };
-        fs::set_permissions(&fixtures, fs::Permissions::from_mode(0o555)).unwrap();
-        let _ = chattr("+i");
-        let enforced = fs::write(fixtures.join("probe"), "").is_err();
-        let expected = map(&[
+        fs::write(d.join("fixtures/old/x.json"), "{}").unwrap();
+    }
+
+    fn new_release() -> BTreeMap<String, Vec<u8>> {
+        map(&[
             ("CONFORMANCE_VERSION", "2.0.0\n"),
             ("manifest.json", r#"{"conformance_version": "2.0.0"}"#),
             ("fixtures/a.json", "{}"),
-        ]);
-        let result = apply(d, &expected);
-        let _ = chattr("-i");
-        fs::set_permissions(&fixtures, fs::Permissions::from_mode(0o755)).unwrap();
+            ("schema/s.json", "{}"),
+        ])
+    }
+
+    #[test]
+    fn anything_in_the_way_refuses_the_copy_before_it_changes() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        // A directory where the release has a file, at the top and deep down; a file where it
+        // has a directory.
+        type Plant = fn(&Path);
+        let in_the_way: [(&str, Plant); 3] = [
+            ("CONFORMANCE_VERSION", |p| {
+                fs::remove_file(p).unwrap();
+                fs::create_dir(p).unwrap();
+            }),
+            ("fixtures/a.json", |p| {
+                fs::create_dir_all(p.join("mine")).unwrap()
+            }),
+            ("schema", |p| fs::write(p, "not a directory").unwrap()),
+        ];
+        for (rel, plant) in in_the_way {
+            let _ = fs::remove_dir_all(d);
+            fs::create_dir_all(d).unwrap();
+            old_copy(d);
+            plant(&d.join(rel));
+            let before = snapshot(d);
+            let err = apply(d, &new_release()).unwrap_err().to_string();
+            assert!(
+                err.contains(rel) && err.contains("nothing was written"),
+                "{err}"
+            );
+            assert_eq!(snapshot(d), before, "{rel}: the copy changed");
+        }
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_killed_writers_temporary_files_go_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        old_copy(d);
+        let dead = (4_000_000..u32::MAX)
+            .find(|p| !Path::new(&format!("/proc/{p}")).exists())
+            .unwrap();
+        let left = format!(".manifest.json.tmp-{dead}-0");
+        // pid 1 is always alive; the other is not a name bqsuite makes.
+        let kept = [".manifest.json.tmp-1-0", ".notes.tmp-4000000-0"];
+        for name in std::iter::once(left.as_str()).chain(kept) {
+            fs::write(d.join(name), "x").unwrap();
+        }
+        apply(d, &new_release()).unwrap();
+        assert!(!d.join(&left).exists());
+        for name in kept {
+            assert!(d.join(name).exists(), "{name}");
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_directory_this_user_cannot_write_refuses_the_copy_before_it_changes() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        old_copy(d);
+        let fixtures = d.join("fixtures");
+        let enforced = lock_dir(&fixtures);
+        let before = snapshot(d);
+        let result = apply(d, &new_release());
+        unlock_dir(&fixtures);
+        if !enforced {
+            eprintln!("skipped: read-only directories are not enforced for this user here");
+            return;
+        }
+        let err = result.unwrap_err().to_string();
+        assert!(
+            err.contains("fixtures") && err.contains("permission denied"),
+            "{err}"
+        );
+        assert_eq!(snapshot(d), before);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_write_stopped_half_way_never_claims_a_version() {
+        // The plan finds nothing in the way; fixtures/ turns read-only before the write reaches it.
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        old_copy(d);
+        let expected = new_release();
+        let planned = plan(d, &expected).unwrap();
+        let fixtures = d.join("fixtures");
+        let enforced = lock_dir(&fixtures);
+        let result = planned.write();
+        unlock_dir(&fixtures);
         if !enforced {
             eprintln!("skipped: read-only directories are not enforced for this user here");
             return;
