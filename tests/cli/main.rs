@@ -41,3 +41,4 @@ mod untrusted_text;
 mod validate;
 mod wording;
 mod workspace;
+mod writers;

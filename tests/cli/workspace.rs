@@ -516,7 +516,7 @@ fn a_target_through_a_link_is_refused_with_its_line() {
 
 #[cfg(unix)]
 #[test]
-fn an_interrupted_sync_is_reported_incomplete_never_as_the_new_version() {
+fn a_copy_sync_cannot_write_is_refused_before_anything_in_it_changes() {
     let w = RealWorkspace::new();
     let copy = w.ws().join(OLD[0]);
     let fixtures = copy.join("fixtures");
@@ -525,12 +525,38 @@ fn an_interrupted_sync_is_reported_incomplete_never_as_the_new_version() {
         make_writable(&fixtures);
         return;
     }
+    let before = snapshot(&copy);
     let out = w.run(&["sync", "--workspace", "..", "--format", "json"]);
     make_writable(&fixtures);
     assert_eq!(code(&out), 1);
-    assert_eq!(row(&json(&out), OLD[0])["status"], "error");
-    let out = w.run(&["sync", "--check", "--workspace", "..", "--format", "json"]);
     let doc = json(&out);
+    assert_eq!(row(&doc, OLD[0])["status"], "error");
+    let found = findings(&doc, "sync-conflict");
+    assert_eq!(found.len(), 1, "{doc:#}");
+    assert!(
+        found[0]["message"].as_str().unwrap().contains("fixtures"),
+        "{doc:#}"
+    );
+    assert!(snapshot(&copy) == before, "the copy changed");
+    let doc = json(&w.run(&["sync", "--check", "--workspace", "..", "--format", "json"]));
+    let r = row(&doc, OLD[0]);
+    assert_eq!(r["status"], "drift");
+    assert_eq!(r["incomplete"], false);
+}
+
+#[test]
+fn an_interrupted_sync_is_reported_incomplete_never_as_the_new_version() {
+    // What a write stopped half-way leaves (crates/suite's vendor tests make one): the old
+    // version removed first, the new manifest written next, the rest not yet.
+    let w = RealWorkspace::new();
+    let copy = w.ws().join(OLD[0]);
+    fs::remove_file(copy.join("CONFORMANCE_VERSION")).unwrap();
+    fs::copy(
+        bundled_suite().join("manifest.json"),
+        copy.join("manifest.json"),
+    )
+    .unwrap();
+    let doc = json(&w.run(&["sync", "--check", "--workspace", "..", "--format", "json"]));
     let r = row(&doc, OLD[0]);
     assert_eq!(r["status"], "drift");
     assert_eq!(r["incomplete"], true);

@@ -50,6 +50,11 @@ pub struct Args {
     /// have passed; 0 turns the rule off [default: 1024].
     #[arg(long, value_name = "BYTES")]
     min_speed: Option<u64>,
+    /// When another bqsuite run is writing DEST, wait this many seconds for it to finish before
+    /// giving up (exit 2, naming that run); 0 gives up at once [default: 30]. Not with --check,
+    /// which never waits: it says the copy is being written.
+    #[arg(long, value_name = "SECONDS", conflicts_with = "check")]
+    lock_wait: Option<u64>,
 }
 
 pub const PAGES: &[Page] = &[Page {
@@ -190,6 +195,9 @@ impl Args {
                 .ok()
                 .filter(|s| !s.is_empty()),
             network,
+            lock_wait: self
+                .lock_wait
+                .map_or(bqsuite_suite::lock::WAIT, std::time::Duration::from_secs),
             progress: out.format == FormatArg::Human
                 && std::io::stderr().is_terminal()
                 && std::env::var_os("CI").is_none(),

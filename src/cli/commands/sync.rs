@@ -32,6 +32,11 @@ pub struct Args {
     /// A missing SDK repository is a failure, not a skip.
     #[arg(long)]
     strict: bool,
+    /// When another bqsuite run is writing one of the copies, wait this many seconds for it to
+    /// finish before giving up (exit 2, naming that run, nothing written); 0 gives up at once
+    /// [default: 30]. Not with --check, which never waits: a copy being written is reported so.
+    #[arg(long, value_name = "SECONDS", conflicts_with = "check")]
+    lock_wait: Option<u64>,
     /// List every differing file of each copy (the default lists at most 10 per copy).
     #[arg(long, short)]
     verbose: bool,
@@ -82,6 +87,9 @@ impl Run for Args {
             check: self.check,
             diff: self.diff,
             strict: self.strict,
+            lock_wait: self
+                .lock_wait
+                .map_or(bqsuite_suite::lock::WAIT, std::time::Duration::from_secs),
         };
         let outcome = sync::sync(&options)?;
         let what = if self.check {

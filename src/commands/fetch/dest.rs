@@ -3,8 +3,10 @@
 
 use std::fs;
 use std::path::{Component, Path, PathBuf};
+use std::time::Duration;
 
 use bqsuite_core::error::{Error, Result};
+use bqsuite_suite::lock;
 
 use super::unpack;
 
@@ -12,6 +14,35 @@ use super::unpack;
 pub(super) fn fresh(dest: &Path, created: &mut unpack::CreatedParents) -> Result<unpack::Pinned> {
     let absolute = prepare_dest(dest, created)?;
     unpack::Pinned::take(dest, absolute)
+}
+
+/// Takes DEST's lock (beside it, so DEST's parent is made first when missing, and recorded in
+/// `created`), waiting up to `wait` for another writer; `again` is this run's command.
+pub(super) fn lock(
+    dest: &Path,
+    created: &mut unpack::CreatedParents,
+    wait: Duration,
+    again: &str,
+) -> Result<lock::Lock> {
+    let parent = match dest.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    match fs::metadata(parent) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => return Err(Error::bad_path(parent, "is not a directory")),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => created.make(parent)?,
+        Err(e) => return Err(Error::io("use the parent directory", parent, e)),
+    }
+    lock::acquire(dest, wait).map_err(|refusal| refusal.into_error(dest, wait, again))
+}
+
+/// A read-only run gives no verdict on a DEST another run is writing.
+pub(super) fn not_being_written(dest: &Path, again: &str) -> Result<()> {
+    match lock::holder(dest) {
+        Some(holder) => Err(lock::being_written(dest, &holder, again)),
+        None => Ok(()),
+    }
 }
 
 /// `--check` needs an existing directory.

@@ -18,6 +18,7 @@ mod data;
 mod dest;
 mod findings;
 pub mod source;
+mod staging;
 pub mod suite;
 mod unpack;
 pub mod update;
@@ -25,6 +26,7 @@ pub mod update;
 use std::fs;
 use std::io::{BufReader, Read};
 use std::path::PathBuf;
+use std::time::Duration;
 
 use bqsuite_core::diag::{Diagnostic, Report};
 use bqsuite_core::error::{Error, Result};
@@ -77,6 +79,9 @@ pub struct Options {
     pub network: Network,
     /// Caps on the archive (size, entries, unpacked size).
     pub limits: Limits,
+    /// How long a writing mode waits for another run that is writing the same copy
+    /// (`--lock-wait`).
+    pub lock_wait: Duration,
 }
 
 impl Default for Options {
@@ -93,6 +98,7 @@ impl Default for Options {
             progress: false,
             network: Network::default(),
             limits: Limits::default(),
+            lock_wait: bqsuite_suite::lock::WAIT,
         }
     }
 }
@@ -110,6 +116,29 @@ pub fn fetch_with_progress(
 ) -> Result<Report> {
     let version = parse_version(&options.version)?;
     let pin = options.sha256.as_deref().map(parse_pin).transpose()?;
+    if options.check && options.update {
+        return Err(Error::Usage(
+            "--check and --update cannot be combined: --check writes nothing, --update re-vendors"
+                .into(),
+        ));
+    }
+    // One writer per copy: a writing run holds DEST's lock from before it judges DEST until it
+    // ends; a check gives no verdict on a copy being written. The parents made for DEST (and for
+    // its lock) are removed again when the run leaves them empty (declared first, so dropped
+    // last: after the lock and the staging area).
+    let mut created = unpack::CreatedParents::default();
+    let again = update::rerun(options);
+    let _lock = if options.check {
+        dest::not_being_written(&options.dest, &again)?;
+        None
+    } else {
+        Some(dest::lock(
+            &options.dest,
+            &mut created,
+            options.lock_wait,
+            &again,
+        )?)
+    };
     let kind = suite::expected(
         &options.dest,
         options.check || options.update,
@@ -123,15 +152,7 @@ pub fn fetch_with_progress(
     let name = kind.asset_name(version);
     let asset = Location::resolve(&base, &name)?;
     let sums = Location::resolve(&base, SUMS_FILE)?;
-    if options.check && options.update {
-        return Err(Error::Usage(
-            "--check and --update cannot be combined: --check writes nothing, --update re-vendors"
-                .into(),
-        ));
-    }
-    // DEST is checked before anything is downloaded. The parents made for it are removed again
-    // when the run leaves them empty (declared first, so dropped last: after the staging area).
-    let mut created = unpack::CreatedParents::default();
+    // DEST is checked before anything is downloaded.
     let target = if options.check {
         dest::check_dir(&options.dest)?;
         None
@@ -350,6 +371,8 @@ impl Run<'_> {
         self.seen = Some((pass.digest.clone(), pass.bytes));
         let (_, bytes, digest) = self.judge(pass, expected)?;
         let comparison = comparer.finish()?;
+        // A writer that began while the copy was read: no verdict on what was read.
+        dest::not_being_written(dir, &update::rerun(self.options))?;
         self.report.subject = dir.display().to_string();
         let fix = update::command(
             self.version,
@@ -388,7 +411,7 @@ impl Run<'_> {
         progress: &mut dyn FnMut(u64, Option<u64>),
     ) -> std::result::Result<(), Fault> {
         let (Target::Fresh(pinned) | Target::Update(pinned)) = target;
-        let staging = unpack::Staging::create(pinned.path())?;
+        let staging = staging::Staging::create(pinned.path())?;
         let cap = self.options.limits.max_archive_bytes;
         // Pass 1: verify everything; keep a private copy of a download for pass 2.
         let (local, digest) = {

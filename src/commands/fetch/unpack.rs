@@ -7,85 +7,8 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 use bqsuite_core::error::{Error, Result};
-use bqsuite_core::fsutil::temp_sibling;
 use bqsuite_suite::archive::verify::{Fault, Sink};
 use bqsuite_suite::archive::{DIR_MODE, FILE_MODE};
-
-/// A private directory beside the target (`.<name>.fetch-<pid>-<n>`), removed unless committed.
-pub struct Staging {
-    dir: PathBuf,
-}
-
-impl Staging {
-    /// Creates the staging directory beside `target` (mode 0700 until it is committed), first
-    /// removing the staging directories that fetches which died left beside it.
-    pub fn create(target: &Path) -> Result<Staging> {
-        // A bare name (`conformance`) has the empty path as its parent: that is the current
-        // directory, where its staging directories are.
-        let parent = match target.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
-        remove_stale(parent);
-        let dir = temp_sibling(target, "fetch");
-        dir_builder(0o700)
-            .create(&dir)
-            .map_err(|e| Error::io("create", &dir, e))?;
-        Ok(Staging { dir })
-    }
-
-    /// Where the unpacked tree is built.
-    pub fn tree(&self) -> PathBuf {
-        self.dir.join("tree")
-    }
-
-    /// Where a downloaded asset is kept between the verifying and the unpacking pass.
-    pub fn download(&self) -> PathBuf {
-        self.dir.join("asset.tar.gz")
-    }
-
-    /// Creates the download file (private, new).
-    pub fn create_download(&self) -> Result<File> {
-        let path = self.download();
-        new_file(0o600)
-            .open(&path)
-            .map_err(|e| Error::io("create", &path, e))
-    }
-
-    /// Sets the tree's modes (dirs 0755), flushes it and renames it to `target` (which is absent
-    /// or an empty directory), then removes the staging directory.
-    pub fn commit(self, target: &Path) -> Result<()> {
-        let tree = self.tree();
-        if !tree.exists() {
-            DirBuilder::new()
-                .create(&tree)
-                .map_err(|e| Error::io("create", &tree, e))?;
-        }
-        for entry in walkdir::WalkDir::new(&tree).follow_links(false) {
-            let entry = entry.map_err(|e| Error::io("walk", &tree, e.into()))?;
-            if entry.file_type().is_dir() {
-                set_mode(entry.path(), DIR_MODE)
-                    .map_err(|e| Error::io("set the mode of", entry.path(), e))?;
-                if let Ok(d) = File::open(entry.path()) {
-                    let _ = d.sync_all();
-                }
-            }
-        }
-        fs::rename(&tree, target).map_err(|e| Error::io("move the unpacked tree to", target, e))?;
-        if let Some(parent) = target.parent()
-            && let Ok(d) = File::open(parent)
-        {
-            let _ = d.sync_all();
-        }
-        Ok(())
-    }
-}
-
-impl Drop for Staging {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.dir);
-    }
-}
 
 /// DEST as it was when the run began, resolved once to an absolute path: absent, or a real
 /// directory (never a link) held open for the whole run, so that its device and inode cannot be
@@ -344,56 +267,6 @@ impl Drop for CreatedParents {
     }
 }
 
-/// The process id in a staging directory's name (`.<name>.fetch-<pid>-<n>`), if it is one.
-fn staging_pid(name: &str) -> Option<u32> {
-    let rest = name.strip_prefix('.')?;
-    let (_, tail) = rest.rsplit_once(".fetch-")?;
-    let (pid, n) = tail.split_once('-')?;
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    (digits(pid) && digits(n))
-        .then(|| pid.parse().ok())
-        .flatten()
-}
-
-/// Whether process `pid` is alive; `None` where this cannot be told (no /proc).
-fn process_alive(pid: u32) -> Option<bool> {
-    let proc = Path::new("/proc");
-    if !proc.join("self").exists() {
-        return None;
-    }
-    Some(proc.join(pid.to_string()).exists())
-}
-
-/// Removes, in `parent`, the staging directories of fetches whose process is gone: only
-/// directories named as [`Staging`] names them, holding nothing but what a fetch puts there
-/// (`tree/`, `asset.tar.gz`), never one of a live process. Best effort: failures are ignored.
-fn remove_stale(parent: &Path) {
-    let Ok(entries) = fs::read_dir(parent) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(pid) = name.to_str().and_then(staging_pid) else {
-            continue;
-        };
-        if pid == std::process::id() || process_alive(pid) != Some(false) {
-            continue;
-        }
-        let path = entry.path();
-        let is_dir = fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir());
-        let ours = is_dir
-            && fs::read_dir(&path).is_ok_and(|inside| {
-                inside.flatten().all(|e| {
-                    let n = e.file_name();
-                    n == "tree" || n == "asset.tar.gz"
-                })
-            });
-        if ours {
-            let _ = fs::remove_dir_all(&path);
-        }
-    }
-}
-
 /// Writes verified entries under `root`: files 0644, directories 0755, nothing else taken from
 /// the archive (no owner, mode, mtime or xattr).
 pub struct Extract {
@@ -460,7 +333,7 @@ impl Sink for Extract {
 }
 
 /// A directory builder creating directories with `mode` (before the umask; fixed at commit).
-fn dir_builder(mode: u32) -> DirBuilder {
+pub(super) fn dir_builder(mode: u32) -> DirBuilder {
     let mut builder = DirBuilder::new();
     #[cfg(unix)]
     std::os::unix::fs::DirBuilderExt::mode(&mut builder, mode);
@@ -470,7 +343,7 @@ fn dir_builder(mode: u32) -> DirBuilder {
 }
 
 /// Options creating a new file (never an existing one) with `mode`.
-fn new_file(mode: u32) -> OpenOptions {
+pub(super) fn new_file(mode: u32) -> OpenOptions {
     let mut options = OpenOptions::new();
     options.write(true).create_new(true);
     #[cfg(unix)]
@@ -481,7 +354,7 @@ fn new_file(mode: u32) -> OpenOptions {
 }
 
 /// Sets exactly `mode`, whatever the umask.
-fn set_mode(path: &Path, mode: u32) -> io::Result<()> {
+pub(super) fn set_mode(path: &Path, mode: u32) -> io::Result<()> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -569,44 +442,5 @@ mod tests {
             .unwrap()
             .to_string();
         assert!(err.contains("symbolic link"), "{err}");
-    }
-
-    #[test]
-    fn staging_names() {
-        assert_eq!(staging_pid(".conformance.fetch-123-0"), Some(123));
-        assert_eq!(staging_pid(".a.b.fetch-7-12"), Some(7));
-        for not in [
-            ".conformance",
-            "conformance.fetch-1-0",
-            ".x.fetch-1",
-            ".x.fetch-a-0",
-        ] {
-            assert_eq!(staging_pid(not), None, "{not}");
-        }
-    }
-
-    #[cfg(target_os = "linux")]
-    #[test]
-    fn stale_staging_of_dead_fetches_is_removed_and_nothing_else() {
-        let dir = tempfile::tempdir().unwrap();
-        let d = dir.path();
-        // A pid no process has: above every live one.
-        let dead = (1..u32::MAX / 2)
-            .map(|i| 4_000_000 + i)
-            .find(|p| !Path::new(&format!("/proc/{p}")).exists())
-            .unwrap();
-        let stale = d.join(format!(".conformance.fetch-{dead}-0"));
-        fs::create_dir_all(stale.join("tree/fixtures")).unwrap();
-        fs::write(stale.join("asset.tar.gz"), "x").unwrap();
-        // pid 1 (init) is always alive.
-        let live = d.join(".conformance.fetch-1-3");
-        fs::create_dir_all(live.join("tree")).unwrap();
-        let foreign = d.join(format!(".notes.fetch-{dead}-1"));
-        fs::create_dir_all(&foreign).unwrap();
-        fs::write(foreign.join("mine.txt"), "keep").unwrap();
-        remove_stale(d);
-        assert!(!stale.exists());
-        assert!(live.exists());
-        assert!(foreign.join("mine.txt").exists());
     }
 }

@@ -222,7 +222,25 @@ pub fn summary(dest: &Path, version: &str, applied: &Applied) -> Vec<String> {
 /// The command that re-vendors `dir` from release `version`, as this run was given it
 /// (`BQ_CONFORMANCE_BASE_URL` and `--sha256` included, so that it works when pasted).
 pub fn command(version: &str, dir: &Path, base_url: Option<&str>, sha256: Option<&str>) -> String {
-    fetch_command("--update", version, dir, base_url, sha256)
+    fetch_command(Some("--update"), version, dir, base_url, sha256)
+}
+
+/// This run's own fetch command (its mode, version, DEST, mirror and pin), to run again.
+pub fn rerun(options: &super::Options) -> String {
+    let mode = if options.check {
+        Some("--check")
+    } else if options.update {
+        Some("--update")
+    } else {
+        None
+    };
+    fetch_command(
+        mode,
+        &options.version,
+        &options.dest,
+        options.base_url.as_deref(),
+        options.sha256.as_deref(),
+    )
 }
 
 /// The command that compares `dir` with release `version` ([`command`]'s twin, with `--check`).
@@ -232,22 +250,19 @@ pub fn check_command(
     base_url: Option<&str>,
     sha256: Option<&str>,
 ) -> String {
-    fetch_command("--check", version, dir, base_url, sha256)
+    fetch_command(Some("--check"), version, dir, base_url, sha256)
 }
 
 fn fetch_command(
-    mode: &str,
+    mode: Option<&str>,
     version: &str,
     dir: &Path,
     base_url: Option<&str>,
     sha256: Option<&str>,
 ) -> String {
-    let mut args = vec![
-        "fetch".to_string(),
-        mode.to_string(),
-        version.to_string(),
-        shell::arg(dir),
-    ];
+    let mut args = vec!["fetch".to_string()];
+    args.extend(mode.map(str::to_string));
+    args.extend([version.to_string(), shell::arg(dir)]);
     if let Some(pin) = sha256 {
         args.extend(["--sha256".to_string(), pin.to_string()]);
     }

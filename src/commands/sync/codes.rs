@@ -16,5 +16,7 @@ bqsuite_core::finding_codes! {
         SyncBadManifest = "sync-bad-manifest",
         SyncIo = "sync-io",
         SyncFailed = "sync-failed",
+        SyncConflict = "sync-conflict",
+        SyncBeingWritten = "sync-being-written",
     }
 }

@@ -8,6 +8,7 @@ use bqsuite_suite::load::MANIFEST;
 
 use super::targets::Target;
 use super::targets_file_name;
+use bqsuite_suite::lock::Holder;
 use bqsuite_suite::vendor::UnsafeKind;
 
 // ---------------------------------------------------------------- the targets file
@@ -283,6 +284,28 @@ pub(crate) fn sync_failed(target: String, error: &str) -> Diagnostic {
         "fix the cause and sync again; every file is either old or new, never \
          half-written, and the copy names no version until it is complete",
     )
+}
+
+/// The plan of the write of the copy at `target` found something in the way (`error` names it),
+/// before anything was written; `then` is this run's command.
+pub(crate) fn conflict(target: String, error: &str, then: &str) -> Diagnostic {
+    Diagnostic::error(Code::SyncConflict, target, error).help(format!(
+        "the copy was left exactly as it was; move what is in the way, then run `{then}`"
+    ))
+}
+
+/// `--check` found the copy at `target` being written by another run (`holder`); `then` is this
+/// run's command.
+pub(crate) fn being_written(target: String, holder: &Holder, then: &str) -> Diagnostic {
+    Diagnostic::error(
+        Code::SyncBeingWritten,
+        target,
+        format!(
+            "the copy is being written by another bqsuite run ({}), so it was not compared",
+            holder.describe()
+        ),
+    )
+    .help(format!("run `{then}` again when that run has finished"))
 }
 
 /// The copy's manifest `file` is not JSON (`why`); `fix` re-vendors it.

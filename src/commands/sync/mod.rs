@@ -7,7 +7,10 @@
 //!   run in which no SDK repository exists at all cannot run (exit 2): it checked nothing;
 //! - a target whose path, or any directory on it, is a symbolic link is refused, as is one with
 //!   a link inside its vendored set, so nothing is ever written outside the SDK repository;
-//! - `sync` makes the vendored set equal to the suite's ([`bqsuite_suite::vendor::apply`]);
+//! - `sync` first takes the lock of every copy it may write (one writer per copy, `locks.rs`), then
+//!   makes each vendored set equal to the suite's, the whole write of a copy planned before its
+//!   first byte ([`bqsuite_suite::vendor::plan`]): anything in the way leaves the copy untouched;
+//! - `--check` gives no verdict on a copy another run is writing (`sync-being-written`);
 //! - `--check` compares it byte for byte, read-only, lists every missing, changed and extra file,
 //!   counts its cases against the canonical suite's, and reports copies that drifted the same way
 //!   once (`groups`, `check_report`).
@@ -20,6 +23,7 @@ mod codes;
 mod findings;
 mod groups;
 mod lines;
+mod locks;
 mod outcome;
 mod render;
 mod run;
@@ -174,6 +178,12 @@ pub fn sync(options: &Options) -> Result<Outcome> {
         outcome.report = report;
         return Ok(outcome);
     }
+    // Held until the run ends: no other run writes these copies meanwhile.
+    let _locks = if options.check {
+        Vec::new()
+    } else {
+        locks::take(options, &workspace, &targets)?
+    };
     let mut results = run::check_targets(options, &workspace, &targets, &expected, &kind)?;
     if targets.is_empty() || results.iter().all(|r| r.status == Status::MissingRepo) {
         return Err(nothing_to_check(

@@ -10,7 +10,7 @@ use bqsuite_suite::drift::{CaseCount, Change};
 use bqsuite_suite::releases::Identity;
 
 /// What to sync, and how.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Options {
     /// The canonical suite directory.
     pub suite: PathBuf,
@@ -24,6 +24,22 @@ pub struct Options {
     pub diff: bool,
     /// A missing SDK repository is a failure, not a skip.
     pub strict: bool,
+    /// How long to wait for another run writing one of the copies (`--lock-wait`).
+    pub lock_wait: std::time::Duration,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            suite: PathBuf::new(),
+            workspace: None,
+            targets: None,
+            check: false,
+            diff: false,
+            strict: false,
+            lock_wait: bqsuite_suite::lock::WAIT,
+        }
+    }
 }
 
 impl Options {

@@ -179,11 +179,7 @@ fn run_target(
             Ok(copy) => {
                 if let Some(found) = copy.kind().filter(|k| k.name != canonical.kind.name) {
                     let undescribed = copy == CopyOf::Undescribed;
-                    let mut again = options.fix_args();
-                    if options.check {
-                        again.push("--check".into());
-                    }
-                    let then = shell::command(&again);
+                    let then = shell::command(&check_args(options));
                     return failed(findings::other_suite(
                         target,
                         &found,
@@ -211,23 +207,34 @@ fn run_target(
             r
         }
         PathState::Present if options.check => {
+            // A copy another run is writing gets no verdict: looked at before and after reading.
+            let being_written = || {
+                bqsuite_suite::lock::holder(&dir).map(|holder| {
+                    let then = shell::command(&check_args(options));
+                    failed(findings::being_written(target.path.clone(), &holder, &then))
+                })
+            };
+            if let Some(r) = being_written() {
+                return r;
+            }
             // Compared first: the comparison never reads through a link, and a link or a special
             // file anywhere in the vendored set makes the copy differ (it is a changed or an
             // extra entry), so a copy found in sync has none and is not walked again for them.
             // Any other copy is looked at as if before the comparison: a refusal (or an error
             // walking the copy) wins over what the comparison found.
             let checked = check_target(options, target, &dir, canonical);
-            if checked.status == Status::InSync {
+            let checked = if checked.status == Status::InSync {
                 checked
             } else {
                 refused().unwrap_or(checked)
-            }
+            };
+            being_written().unwrap_or(checked)
         }
         // Nothing is written into a copy before it is known to hold no link.
         PathState::Present => {
-            refused().unwrap_or_else(|| write_target(target, &dir, expected, true))
+            refused().unwrap_or_else(|| write_target(options, target, &dir, expected, true))
         }
-        PathState::TargetMissing => write_target(target, &dir, expected, false),
+        PathState::TargetMissing => write_target(options, target, &dir, expected, false),
     }
 }
 
@@ -288,20 +295,49 @@ fn check_target(
     r
 }
 
+/// This run's arguments, `--check` included when it is a check.
+fn check_args(options: &Options) -> Vec<String> {
+    let mut args = options.fix_args();
+    if options.check {
+        args.push("--check".into());
+    }
+    args
+}
+
+/// Writes the copy: the whole write planned first, so that anything in the way refuses the copy
+/// with nothing in it changed (`sync-conflict`); a failure after that is `sync-failed`.
 fn write_target(
+    options: &Options,
     target: &Target,
     dir: &Path,
     expected: &BTreeMap<String, Vec<u8>>,
     present: bool,
 ) -> TargetResult {
-    let result = (|| {
-        if !present {
-            // The repository exists and nothing on the way is a link (checked); create the rest.
-            fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, e))?;
+    let failed = |d: Diagnostic| {
+        let mut r = TargetResult::new(target, Status::Error);
+        r.vendored_version = vendored_version(dir);
+        r.findings.push(d);
+        r
+    };
+    if !present {
+        // The repository exists and nothing on the way is a link (checked); create the rest.
+        if let Err(e) = fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, e)) {
+            return failed(findings::sync_failed(target.path.clone(), &e.to_string()));
         }
-        vendor::apply(dir, expected)
-    })();
-    match result {
+    }
+    let plan = match vendor::plan(dir, expected) {
+        Ok(plan) => plan,
+        Err(e @ Error::BadPath { .. }) => {
+            let then = shell::command(&options.fix_args());
+            return failed(findings::conflict(
+                target.path.clone(),
+                &e.to_string(),
+                &then,
+            ));
+        }
+        Err(e) => return failed(findings::sync_failed(target.path.clone(), &e.to_string())),
+    };
+    match plan.write() {
         Ok(applied) => {
             let status = if applied.is_empty() {
                 Status::Unchanged
@@ -314,12 +350,6 @@ fn write_target(
             r.deleted = applied.deleted;
             r
         }
-        Err(e) => {
-            let mut r = TargetResult::new(target, Status::Error);
-            r.vendored_version = vendored_version(dir);
-            r.findings
-                .push(findings::sync_failed(target.path.clone(), &e.to_string()));
-            r
-        }
+        Err(e) => failed(findings::sync_failed(target.path.clone(), &e.to_string())),
     }
 }

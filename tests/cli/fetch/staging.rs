@@ -5,10 +5,11 @@
 #![cfg(unix)]
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use crate::kit::server::{Reply, Server, range_reply};
+use crate::kit::writers::{HeldMirror, spawn_in, wait_for_lock};
 use crate::kit::{bundled_suite, bundled_version, code, released, run_in, stderr, stdout};
 
 /// The bundled suite released into `<dir>/mirror`; returns the asset's bytes.
@@ -25,14 +26,6 @@ fn names(dir: &Path) -> Vec<String> {
     names
 }
 
-/// A pid no process has.
-fn dead_pid() -> u32 {
-    (1..u32::MAX / 2)
-        .map(|i| 4_000_000 + i)
-        .find(|p| !Path::new(&format!("/proc/{p}")).exists())
-        .unwrap()
-}
-
 #[cfg(target_os = "linux")]
 #[test]
 fn stale_staging_beside_a_bare_named_dir_is_removed() {
@@ -42,38 +35,28 @@ fn stale_staging_beside_a_bare_named_dir_is_removed() {
     let sdk = work.path().join("sdk");
     fs::create_dir(&sdk).unwrap();
     let v = bundled_version();
-    // A first fetch vendors the copy; then a dead fetch's staging is planted beside it.
-    let out = run_in(
-        &sdk,
-        &["fetch", &v, "conformance"],
-        &[("BQ_CONFORMANCE_BASE_URL", &base)],
-    );
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
-    for n in 0..2 {
-        let stale: PathBuf = sdk.join(format!(".conformance.fetch-{}-{n}", dead_pid()));
-        fs::create_dir_all(stale.join("tree/fixtures")).unwrap();
-        fs::write(stale.join("asset.tar.gz"), "partial").unwrap();
-        let out = run_in(
-            &sdk,
-            &["fetch", "--update", &v, "conformance"],
-            &[("BQ_CONFORMANCE_BASE_URL", &base)],
-        );
+    for (args, dest) in [
+        (vec!["fetch", "--update", &v, "conformance"], "conformance"),
+        (vec!["fetch", &v, "fresh"], "fresh"),
+    ] {
+        // A fetch killed while it downloads leaves its staging directory beside the bare name.
+        let held = HeldMirror::of(&work.path().join("mirror"));
+        let mut killed = spawn_in(&sdk, &args, &[("BQ_CONFORMANCE_BASE_URL", held.base())]);
+        wait_for_lock(&sdk.join(dest), killed.id());
+        held.wait_for_download();
+        killed.kill().unwrap();
+        killed.wait().unwrap();
+        let staging = format!(".{dest}.fetch-{}-", killed.id());
+        assert!(names(&sdk).iter().any(|n| n.starts_with(&staging)));
+        // The next fetch of the same DIR removes it.
+        let out = run_in(&sdk, &args, &[("BQ_CONFORMANCE_BASE_URL", &base)]);
         assert_eq!(code(&out), 0, "{}", stderr(&out));
-        assert_eq!(
-            names(&sdk),
-            ["conformance"],
-            "the dead fetch's staging was left"
+        assert!(
+            names(&sdk).iter().all(|n| !n.starts_with('.')),
+            "left: {:?}",
+            names(&sdk)
         );
     }
-    // And a plain fetch into a new bare-named directory.
-    let stale = sdk.join(format!(".fresh.fetch-{}-0", dead_pid()));
-    fs::create_dir_all(stale.join("tree")).unwrap();
-    let out = run_in(
-        &sdk,
-        &["fetch", &v, "fresh"],
-        &[("BQ_CONFORMANCE_BASE_URL", &base)],
-    );
-    assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(names(&sdk), ["conformance", "fresh"]);
 }
 

@@ -6,7 +6,7 @@
 //! 127.0.0.1 ([`server`]), a workspace shaped like the real fleet ([`fleet`]), a grown suite
 //! ([`grown`]), install.sh's releases and action.yml's steps ([`installer`]), the `--format json`
 //! schema ([`schema`]), the report examples of the Markdown ([`markdown`]) and the environment
-//! variables the program's source reads ([`source`]).
+//! variables the program's source reads ([`source`]), writers racing on one copy ([`writers`]).
 
 mod repo;
 mod run;
@@ -20,6 +20,7 @@ pub mod schema;
 pub mod server;
 pub mod source;
 pub mod tarball;
+pub mod writers;
 
 use std::collections::BTreeMap;
 use std::fs;
