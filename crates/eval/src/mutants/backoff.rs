@@ -80,6 +80,9 @@ pub const MUTANTS: &[MutantInfo] = &[
         habit: "writing the worker's computed backoff (0 by default) as bq-delay",
         sections: &["backoff"],
     },
+    // Killed by the real 1.8.0 suite (every retry case); the proposal/manifest.json case
+    // `backoff/retry_attempt_tier/body-attempts-follow-bq-attempts`, which pins the body and
+    // bq-attempts alone, tells it from backoff-retry-delay-header-is-worker-delay.
     MutantInfo {
         mutant: Mutant::BackoffBodyAttemptsNotSynced,
         id: "backoff-body-attempts-not-synced",

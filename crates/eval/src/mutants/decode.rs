@@ -12,6 +12,9 @@ pub const MUTANTS: &[MutantInfo] = &[
         habit: "a case-insensitive JSON binder (.NET PropertyNameCaseInsensitive, Jackson ACCEPT_CASE_INSENSITIVE_PROPERTIES)",
         sections: &["cases"],
     },
+    // Killed by the real 1.8.0 suite (duplicate-keys-last-wins); the proposal/manifest.json case
+    // `cases/duplicate-job-key-last-wins` (a repeated job, no repeated object) tells it from
+    // decode-duplicate-objects-merged.
     MutantInfo {
         mutant: Mutant::DecodeDuplicateFirstWins,
         id: "decode-duplicate-first-wins",
