@@ -116,3 +116,31 @@ pub const MUTANTS: &[MutantInfo] = &[
         sections: &["backoff"],
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::MUTANTS;
+    use crate::mutants::kit::{Family, family_tests};
+    use crate::switch::Mutant;
+
+    const FAMILY: Family = Family {
+        name: "backoff",
+        mutants: MUTANTS,
+        proposal_kills: &[(
+            Mutant::BackoffDelayedTopicByDelay,
+            "backoff",
+            "between-tiers-topic-is-tier-index",
+        )],
+        separates: &[
+            // A retry case that pins the body and bq-attempts alone.
+            (
+                Mutant::BackoffBodyAttemptsNotSynced,
+                Mutant::BackoffRetryDelayHeaderIsWorkerDelay,
+                "backoff",
+                "retry_attempt_tier/body-attempts-follow-bq-attempts",
+            ),
+        ],
+    };
+
+    family_tests!(FAMILY);
+}

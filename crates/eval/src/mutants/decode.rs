@@ -120,3 +120,48 @@ pub const MUTANTS: &[MutantInfo] = &[
         sections: &["trim"],
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::MUTANTS;
+    use crate::mutants::kit::{Family, family_tests};
+    use crate::switch::Mutant;
+
+    const FAMILY: Family = Family {
+        name: "decode",
+        mutants: MUTANTS,
+        proposal_kills: &[
+            (
+                Mutant::DecodeJobArrayCoerced,
+                "job_type",
+                "array-job-other-urn-falls-back",
+            ),
+            (
+                Mutant::DecodeUrnNonStringFatal,
+                "job_type",
+                "string-job-number-urn-decodes",
+            ),
+            (
+                Mutant::DecodeBlankJavaTrim,
+                "trim",
+                "decode-control-char-job-is-not-blank",
+            ),
+            (
+                Mutant::AcceptsTraceIdBlankUnicode,
+                "trim",
+                "accepts-unicode-space-trace-id-is-true",
+            ),
+        ],
+        separates: &[
+            // A repeated job beside no repeated object: last wins, and nothing is merged.
+            (
+                Mutant::DecodeDuplicateFirstWins,
+                Mutant::DecodeDuplicateObjectsMerged,
+                "cases",
+                "duplicate-job-key-last-wins",
+            ),
+        ],
+    };
+
+    family_tests!(FAMILY);
+}

@@ -86,3 +86,23 @@ pub const MUTANTS: &[MutantInfo] = &[
         sections: &["redis_delay"],
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::MUTANTS;
+    use crate::mutants::kit::{Family, family_tests};
+    use crate::switch::Mutant;
+
+    const FAMILY: Family = Family {
+        name: "delay",
+        mutants: MUTANTS,
+        proposal_kills: &[(
+            Mutant::RedisDelayWholeMilliseconds,
+            "redis_delay",
+            "sub-millisecond-delay-rounds-up",
+        )],
+        separates: &[],
+    };
+
+    family_tests!(FAMILY);
+}

@@ -20,23 +20,19 @@
 //! [`poison`]; and the habits of the SDKs' languages and authors: [`php`], [`javascript`],
 //! [`python`], [`go`], [`jvm_dotnet`], [`schema_engine`], [`copied`].
 
-#[cfg(test)]
-mod adequacy_core;
 pub mod backoff;
 pub mod copied;
 pub mod decode;
 pub mod delay;
 pub mod encode;
-#[cfg(test)]
-mod family_kit;
 pub mod gate;
 pub mod go;
-#[cfg(test)]
-mod habits_kit;
 pub mod idempotency;
 pub mod info;
 pub mod javascript;
 pub mod jvm_dotnet;
+#[cfg(test)]
+mod kit;
 pub mod payload;
 pub mod php;
 pub mod poison;
