@@ -53,7 +53,7 @@ pub fn send(queue_type: QueueType, delay_seconds: u64) -> SendOutcome {
         QueueType::Standard if delay_seconds <= mutant::cap(MAX_DELAY_SECONDS) => {
             SendOutcome::Send { delay_seconds }
         }
-        QueueType::Standard => match mutant::above_cap(delay_seconds, MAX_DELAY_SECONDS) {
+        QueueType::Standard => match mutant::above_cap(MAX_DELAY_SECONDS) {
             Some(sent) => SendOutcome::Send {
                 delay_seconds: sent,
             },

@@ -73,54 +73,37 @@ pub const MUTANTS: &[MutantInfo] = &[
 #[cfg(test)]
 mod tests {
     use super::MUTANTS;
-    use crate::mutants::family_kit::{self, Survivor};
+    use crate::mutants::kit::{Family, family_tests};
     use crate::switch::Mutant;
 
-    /// The mutants of this family no real 1.8.0 case kills, with the proposal case that does.
-    const SURVIVORS: &[Survivor] = &[
-        (
-            Mutant::CopiedDeadLetterQueueFromMeta,
-            "roundtrip",
-            "dead-letter-original-queue-is-the-requested-queue",
-        ),
-        (
-            Mutant::CopiedRetryBackoffSqsVisibilityCap,
-            "retry_backoff",
-            "uncapped-growth-past-twelve-hours",
-        ),
-    ];
+    const FAMILY: Family = Family {
+        name: "copied",
+        mutants: MUTANTS,
+        // The mutants of this family no real 1.8.0 case kills, with the proposal case that does.
+        proposal_kills: &[
+            (
+                Mutant::CopiedDeadLetterQueueFromMeta,
+                "roundtrip",
+                "dead-letter-original-queue-is-the-requested-queue",
+            ),
+            (
+                Mutant::CopiedRetryBackoffSqsVisibilityCap,
+                "retry_backoff",
+                "uncapped-growth-past-twelve-hours",
+            ),
+        ],
+        separates: &[
+            // The example tiers are killed by 1.8.0 only through its no-tiers case, like
+            // backoff-no-tiers-use-defaults; configured tiers other than the example tell them
+            // apart.
+            (
+                Mutant::CopiedBackoffExampleTiers,
+                Mutant::BackoffNoTiersUseDefaults,
+                "backoff",
+                "configured-tiers-not-the-example",
+            ),
+        ],
+    };
 
-    #[test]
-    fn the_entries_are_of_this_family() {
-        family_kit::check_entries(MUTANTS, "copied", SURVIVORS);
-    }
-
-    #[test]
-    fn the_real_1_8_0_kills_all_but_the_survivors_in_each_section_they_name() {
-        family_kit::check_real_1_8_0(MUTANTS, SURVIVORS);
-    }
-
-    #[test]
-    fn the_proposal_passes_and_kills_every_survivor() {
-        family_kit::check_with_proposal(MUTANTS, SURVIVORS);
-    }
-
-    /// The example-tiers mutant is killed in `backoff` by the real 1.8.0 only through its
-    /// no-tiers case; the proposal's custom-tier case is what tells it apart from
-    /// `backoff-no-tiers-use-defaults`.
-    #[test]
-    fn the_configured_tiers_case_separates_example_tiers_from_defaults_when_empty() {
-        let (manifest, files) = crate::realkit::with_proposal();
-        let fails = |m: Mutant| {
-            crate::evaluate_mutant(&manifest, &files, m)
-                .into_iter()
-                .any(|o| {
-                    o.section == "backoff"
-                        && o.id == "configured-tiers-not-the-example"
-                        && o.verdict != crate::outcome::Verdict::Pass
-                })
-        };
-        assert!(fails(Mutant::CopiedBackoffExampleTiers));
-        assert!(!fails(Mutant::BackoffNoTiersUseDefaults));
-    }
+    family_tests!(FAMILY);
 }

@@ -12,6 +12,9 @@ pub const MUTANTS: &[MutantInfo] = &[
         habit: "a case-insensitive JSON binder (.NET PropertyNameCaseInsensitive, Jackson ACCEPT_CASE_INSENSITIVE_PROPERTIES)",
         sections: &["cases"],
     },
+    // Killed by the real 1.8.0 suite (duplicate-keys-last-wins); the proposal/manifest.json case
+    // `cases/duplicate-job-key-last-wins` (a repeated job, no repeated object) tells it from
+    // decode-duplicate-objects-merged.
     MutantInfo {
         mutant: Mutant::DecodeDuplicateFirstWins,
         id: "decode-duplicate-first-wins",
@@ -117,3 +120,48 @@ pub const MUTANTS: &[MutantInfo] = &[
         sections: &["trim"],
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::MUTANTS;
+    use crate::mutants::kit::{Family, family_tests};
+    use crate::switch::Mutant;
+
+    const FAMILY: Family = Family {
+        name: "decode",
+        mutants: MUTANTS,
+        proposal_kills: &[
+            (
+                Mutant::DecodeJobArrayCoerced,
+                "job_type",
+                "array-job-other-urn-falls-back",
+            ),
+            (
+                Mutant::DecodeUrnNonStringFatal,
+                "job_type",
+                "string-job-number-urn-decodes",
+            ),
+            (
+                Mutant::DecodeBlankJavaTrim,
+                "trim",
+                "decode-control-char-job-is-not-blank",
+            ),
+            (
+                Mutant::AcceptsTraceIdBlankUnicode,
+                "trim",
+                "accepts-unicode-space-trace-id-is-true",
+            ),
+        ],
+        separates: &[
+            // A repeated job beside no repeated object: last wins, and nothing is merged.
+            (
+                Mutant::DecodeDuplicateFirstWins,
+                Mutant::DecodeDuplicateObjectsMerged,
+                "cases",
+                "duplicate-job-key-last-wins",
+            ),
+        ],
+    };
+
+    family_tests!(FAMILY);
+}

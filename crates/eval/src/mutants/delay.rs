@@ -3,19 +3,16 @@
 //!
 //! Survivor on the real 1.8.0 suite: `redis-delay-whole-milliseconds` (no case has a delay
 //! under half a millisecond above a whole second; `proposal/manifest.json` adds them).
+//!
+//! A standard queue sends nothing above 900 s: the SDK raises. Only one mutant stands for a
+//! send that goes through anyway (`delay-clamped-to-cap`): passing the delay through unchanged
+//! fails exactly the cases the clamp fails, since every delay above the cap must be refused and
+//! no case can ask which `DelaySeconds` a send that should not happen carries.
 
 use super::info::MutantInfo;
 use crate::switch::Mutant;
 
 pub const MUTANTS: &[MutantInfo] = &[
-    MutantInfo {
-        mutant: Mutant::DelayCapNotEnforced,
-        id: "delay-cap-not-enforced",
-        family: "delay",
-        rule: "a delay above 900 s makes the send fail",
-        habit: "passing DelaySeconds through and letting the broker decide",
-        sections: &["delay"],
-    },
     MutantInfo {
         mutant: Mutant::DelayClampedToCap,
         id: "delay-clamped-to-cap",
@@ -89,3 +86,23 @@ pub const MUTANTS: &[MutantInfo] = &[
         sections: &["redis_delay"],
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::MUTANTS;
+    use crate::mutants::kit::{Family, family_tests};
+    use crate::switch::Mutant;
+
+    const FAMILY: Family = Family {
+        name: "delay",
+        mutants: MUTANTS,
+        proposal_kills: &[(
+            Mutant::RedisDelayWholeMilliseconds,
+            "redis_delay",
+            "sub-millisecond-delay-rounds-up",
+        )],
+        separates: &[],
+    };
+
+    family_tests!(FAMILY);
+}

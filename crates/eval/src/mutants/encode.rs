@@ -62,3 +62,18 @@ pub const MUTANTS: &[MutantInfo] = &[
         sections: &["roundtrip"],
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::MUTANTS;
+    use crate::mutants::kit::{Family, family_tests};
+
+    const FAMILY: Family = Family {
+        name: "encode",
+        mutants: MUTANTS,
+        proposal_kills: &[],
+        separates: &[],
+    };
+
+    family_tests!(FAMILY);
+}

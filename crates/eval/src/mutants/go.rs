@@ -78,40 +78,32 @@ pub const MUTANTS: &[MutantInfo] = &[
 #[cfg(test)]
 mod tests {
     use super::MUTANTS;
-    use crate::mutants::family_kit::{self, Survivor};
+    use crate::mutants::kit::{Family, family_tests};
     use crate::switch::Mutant;
 
-    /// The mutants of this family no real 1.8.0 case kills, with the proposal case that does.
-    const SURVIVORS: &[Survivor] = &[
-        (
-            Mutant::GoPayloadNullAsZeroValue,
-            "payload_schema",
-            "null-amount-is-not-a-number",
-        ),
-        (
-            Mutant::GoIdempotencyKeyTrimSpace,
-            "idempotency",
-            "sequences/meta-id-is-not-trimmed",
-        ),
-        (
-            Mutant::GoCreatedAtUnixSeconds,
-            "roundtrip",
-            "created-at-milliseconds-roundtrip",
-        ),
-    ];
+    const FAMILY: Family = Family {
+        name: "go",
+        mutants: MUTANTS,
+        // The mutants of this family no real 1.8.0 case kills, with the proposal case that does.
+        proposal_kills: &[
+            (
+                Mutant::GoPayloadNullAsZeroValue,
+                "payload_schema",
+                "null-amount-is-not-a-number",
+            ),
+            (
+                Mutant::GoIdempotencyKeyTrimSpace,
+                "idempotency",
+                "sequences/meta-id-is-not-trimmed",
+            ),
+            (
+                Mutant::GoCreatedAtUnixSeconds,
+                "roundtrip",
+                "created-at-milliseconds-roundtrip",
+            ),
+        ],
+        separates: &[],
+    };
 
-    #[test]
-    fn the_entries_are_of_this_family() {
-        family_kit::check_entries(MUTANTS, "go", SURVIVORS);
-    }
-
-    #[test]
-    fn the_real_1_8_0_kills_all_but_the_survivors_in_each_section_they_name() {
-        family_kit::check_real_1_8_0(MUTANTS, SURVIVORS);
-    }
-
-    #[test]
-    fn the_proposal_passes_and_kills_every_survivor() {
-        family_kit::check_with_proposal(MUTANTS, SURVIVORS);
-    }
+    family_tests!(FAMILY);
 }

@@ -29,3 +29,18 @@ pub const MUTANTS: &[MutantInfo] = &[
         sections: &["idempotency"],
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::MUTANTS;
+    use crate::mutants::kit::{Family, family_tests};
+
+    const FAMILY: Family = Family {
+        name: "idempotency",
+        mutants: MUTANTS,
+        proposal_kills: &[],
+        separates: &[],
+    };
+
+    family_tests!(FAMILY);
+}

@@ -33,6 +33,9 @@ pub const MUTANTS: &[MutantInfo] = &[
         habit: "parseInt(count, 10), which reads the leading digits of \"5abc\" (and 1 from \"1e3\")",
         sections: &["sqs", "pulsar_exhaustion"],
     },
+    // Killed by the real 1.8.0 suite (dead-letter-roundtrip); the proposal/manifest.json case
+    // `roundtrip/created-at-epoch-zero-roundtrip` tells it from copied-reemit-created-at-now,
+    // whose stamp of the model's clock (0) happens to equal that case's created_at.
     MutantInfo {
         mutant: Mutant::JsCreatedAtAsDate,
         id: "js-created-at-as-date",
@@ -69,47 +72,43 @@ pub const MUTANTS: &[MutantInfo] = &[
 
 #[cfg(test)]
 mod tests {
-    use super::super::habits_kit::{self, Kill};
+    use super::MUTANTS;
+    use crate::mutants::kit::{Family, family_tests};
     use crate::switch::Mutant;
 
-    const PROPOSAL_KILLS: &[Kill] = &[
-        (
-            Mutant::JsParseIntCounter,
-            "sqs",
-            "attempts_reconciliation/count-with-trailing-letters-ignored",
-        ),
-        (
-            Mutant::JsParseIntCounter,
-            "pulsar_exhaustion",
-            "reconciliation-bq-attempts-with-trailing-letters-keeps-body",
-        ),
-    ];
+    const FAMILY: Family = Family {
+        name: "javascript",
+        mutants: MUTANTS,
+        proposal_kills: &[
+            (
+                Mutant::JsParseIntCounter,
+                "sqs",
+                "attempts_reconciliation/count-with-trailing-letters-ignored",
+            ),
+            (
+                Mutant::JsParseIntCounter,
+                "pulsar_exhaustion",
+                "reconciliation-bq-attempts-with-trailing-letters-keeps-body",
+            ),
+        ],
+        separates: &[
+            // The string-coerced gate is told from gate-null-stringified by ASB's float 1.0.
+            (
+                Mutant::JsGateStringCoerced,
+                Mutant::GateNullStringified,
+                "asb",
+                "schema_version_gate/22",
+            ),
+            // A Date is told from a constructor's clock stamp by a created_at equal to the
+            // model's clock (0).
+            (
+                Mutant::JsCreatedAtAsDate,
+                Mutant::CopiedReemitCreatedAtNow,
+                "roundtrip",
+                "created-at-epoch-zero-roundtrip",
+            ),
+        ],
+    };
 
-    #[test]
-    fn the_real_suite_kills_each_javascript_mutant_except_where_the_proposal_does() {
-        habits_kit::real_suite_kills_all_but_the_proposal_sections("javascript", PROPOSAL_KILLS);
-    }
-
-    #[test]
-    fn suite_and_proposal_kill_each_javascript_mutant_in_every_section_it_names() {
-        habits_kit::proposal_kills_every_mutant_in_every_section(
-            "javascript",
-            PROPOSAL_KILLS,
-            &[
-                // The string-coerced gate is told from gate-null-stringified by ASB's float 1.0.
-                (
-                    Mutant::JsGateStringCoerced,
-                    Mutant::GateNullStringified,
-                    "asb",
-                    "schema_version_gate/22",
-                ),
-            ],
-        );
-    }
-
-    #[test]
-    fn a_flipped_expectation_of_a_javascript_proposal_case_is_a_mismatch() {
-        let cases: Vec<(&str, &str)> = PROPOSAL_KILLS.iter().map(|k| (k.1, k.2)).collect();
-        habits_kit::flipped_expectations_are_mismatches(&cases);
-    }
+    family_tests!(FAMILY);
 }

@@ -73,50 +73,42 @@ pub const MUTANTS: &[MutantInfo] = &[
 #[cfg(test)]
 mod tests {
     use super::MUTANTS;
-    use crate::mutants::family_kit::{self, Survivor};
+    use crate::mutants::kit::{Family, family_tests};
     use crate::switch::Mutant;
 
-    /// The mutants of this family no real 1.8.0 case kills, with the proposal case that does.
-    const SURVIVORS: &[Survivor] = &[
-        (
-            Mutant::JvmAttemptsInt32,
-            "roundtrip",
-            "attempts-past-int32-roundtrip",
-        ),
-        (
-            Mutant::JvmRedisScoreInt32,
-            "redis_delay",
-            "clock-past-2038-score-past-int32",
-        ),
-        (
-            Mutant::DotnetIdempotencyStoreIgnoresCase,
-            "idempotency",
-            "sequences/meta-id-is-case-sensitive",
-        ),
-        (
-            Mutant::DotnetPayloadBinderIgnoresCase,
-            "payload_schema",
-            "wrong-case-property-is-another-property",
-        ),
-        (
-            Mutant::DotnetPayloadEnumIgnoresCase,
-            "payload_schema",
-            "enum-is-case-sensitive",
-        ),
-    ];
+    const FAMILY: Family = Family {
+        name: "jvm-dotnet",
+        mutants: MUTANTS,
+        // The mutants of this family no real 1.8.0 case kills, with the proposal case that does.
+        proposal_kills: &[
+            (
+                Mutant::JvmAttemptsInt32,
+                "roundtrip",
+                "attempts-past-int32-roundtrip",
+            ),
+            (
+                Mutant::JvmRedisScoreInt32,
+                "redis_delay",
+                "clock-past-2038-score-past-int32",
+            ),
+            (
+                Mutant::DotnetIdempotencyStoreIgnoresCase,
+                "idempotency",
+                "sequences/meta-id-is-case-sensitive",
+            ),
+            (
+                Mutant::DotnetPayloadBinderIgnoresCase,
+                "payload_schema",
+                "wrong-case-property-is-another-property",
+            ),
+            (
+                Mutant::DotnetPayloadEnumIgnoresCase,
+                "payload_schema",
+                "enum-is-case-sensitive",
+            ),
+        ],
+        separates: &[],
+    };
 
-    #[test]
-    fn the_entries_are_of_this_family() {
-        family_kit::check_entries(MUTANTS, "jvm-dotnet", SURVIVORS);
-    }
-
-    #[test]
-    fn the_real_1_8_0_kills_all_but_the_survivors_in_each_section_they_name() {
-        family_kit::check_real_1_8_0(MUTANTS, SURVIVORS);
-    }
-
-    #[test]
-    fn the_proposal_passes_and_kills_every_survivor() {
-        family_kit::check_with_proposal(MUTANTS, SURVIVORS);
-    }
+    family_tests!(FAMILY);
 }

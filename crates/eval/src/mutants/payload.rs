@@ -38,3 +38,18 @@ pub const MUTANTS: &[MutantInfo] = &[
         sections: &["payload_schema_unicode"],
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::MUTANTS;
+    use crate::mutants::kit::{Family, family_tests};
+
+    const FAMILY: Family = Family {
+        name: "payload",
+        mutants: MUTANTS,
+        proposal_kills: &[],
+        separates: &[],
+    };
+
+    family_tests!(FAMILY);
+}

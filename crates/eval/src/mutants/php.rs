@@ -93,95 +93,82 @@ pub const MUTANTS: &[MutantInfo] = &[
 
 #[cfg(test)]
 mod tests {
-    use super::super::habits_kit::{self, Kill};
+    use super::MUTANTS;
+    use crate::mutants::kit::{Family, family_tests};
     use crate::switch::Mutant;
 
-    const PROPOSAL_KILLS: &[Kill] = &[
-        (
-            Mutant::PhpGateEmptyIsAbsent,
-            "sqs",
-            "schema_version_gate/zero-text-is-not-blank",
-        ),
-        (
-            Mutant::PhpGateEmptyIsAbsent,
-            "pulsar",
-            "schema_version_gate/zero-text-is-not-blank",
-        ),
-        (
-            Mutant::PhpGateEmptyIsAbsent,
-            "kafka",
-            "schema_version_gate/zero-text-is-not-blank",
-        ),
-        (
-            Mutant::PhpGateEmptyIsAbsent,
-            "artemis",
-            "schema_version_gate/zero-text-is-not-blank",
-        ),
-        (
-            Mutant::PhpZeroStringIsAbsent,
-            "job_type",
-            "zero-text-job-is-the-identity",
-        ),
-        (
-            Mutant::PhpZeroStringIsAbsent,
-            "trim",
-            "accepts-zero-trace-id-is-true",
-        ),
-        (
-            Mutant::PhpZeroStringIsAbsent,
-            "kafka_poison",
-            "job zero text",
-        ),
-        (
-            Mutant::PhpZeroStringIsAbsent,
-            "identity_verdict",
-            "job zero text",
-        ),
-        (
-            Mutant::PhpIntCastCounter,
-            "sqs",
-            "attempts_reconciliation/count-with-trailing-letters-ignored",
-        ),
-        (
-            Mutant::PhpIntCastCounter,
-            "pulsar_exhaustion",
-            "reconciliation-bq-attempts-with-trailing-letters-keeps-body",
-        ),
-        (
-            Mutant::PhpSeenSetStrtolower,
-            "idempotency",
-            "sequences/ids-differing-in-letter-case-are-distinct",
-        ),
-        (
-            Mutant::PhpSeenSetLooseInArray,
-            "idempotency",
-            "sequences/numeric-looking-ids-compare-as-text",
-        ),
-    ];
+    const FAMILY: Family = Family {
+        name: "php",
+        mutants: MUTANTS,
+        proposal_kills: &[
+            (
+                Mutant::PhpGateEmptyIsAbsent,
+                "sqs",
+                "schema_version_gate/zero-text-is-not-blank",
+            ),
+            (
+                Mutant::PhpGateEmptyIsAbsent,
+                "pulsar",
+                "schema_version_gate/zero-text-is-not-blank",
+            ),
+            (
+                Mutant::PhpGateEmptyIsAbsent,
+                "kafka",
+                "schema_version_gate/zero-text-is-not-blank",
+            ),
+            (
+                Mutant::PhpGateEmptyIsAbsent,
+                "artemis",
+                "schema_version_gate/zero-text-is-not-blank",
+            ),
+            (
+                Mutant::PhpZeroStringIsAbsent,
+                "job_type",
+                "zero-text-job-is-the-identity",
+            ),
+            (
+                Mutant::PhpZeroStringIsAbsent,
+                "trim",
+                "accepts-zero-trace-id-is-true",
+            ),
+            (
+                Mutant::PhpZeroStringIsAbsent,
+                "kafka_poison",
+                "job zero text",
+            ),
+            (
+                Mutant::PhpZeroStringIsAbsent,
+                "identity_verdict",
+                "job zero text",
+            ),
+            (
+                Mutant::PhpIntCastCounter,
+                "sqs",
+                "attempts_reconciliation/count-with-trailing-letters-ignored",
+            ),
+            (
+                Mutant::PhpIntCastCounter,
+                "pulsar_exhaustion",
+                "reconciliation-bq-attempts-with-trailing-letters-keeps-body",
+            ),
+            (
+                Mutant::PhpSeenSetStrtolower,
+                "idempotency",
+                "sequences/ids-differing-in-letter-case-are-distinct",
+            ),
+            (
+                Mutant::PhpSeenSetLooseInArray,
+                "idempotency",
+                "sequences/numeric-looking-ids-compare-as-text",
+            ),
+        ],
+        separates: &[(
+            Mutant::PhpAssocArrayReencode,
+            Mutant::EncodeEmptyDataAsList,
+            "roundtrip",
+            "numeric-text-keys-stay-an-object",
+        )],
+    };
 
-    #[test]
-    fn the_real_suite_kills_each_php_mutant_except_where_the_proposal_does() {
-        habits_kit::real_suite_kills_all_but_the_proposal_sections("php", PROPOSAL_KILLS);
-    }
-
-    #[test]
-    fn suite_and_proposal_kill_each_php_mutant_in_every_section_it_names() {
-        habits_kit::proposal_kills_every_mutant_in_every_section(
-            "php",
-            PROPOSAL_KILLS,
-            &[(
-                Mutant::PhpAssocArrayReencode,
-                Mutant::EncodeEmptyDataAsList,
-                "roundtrip",
-                "numeric-text-keys-stay-an-object",
-            )],
-        );
-    }
-
-    #[test]
-    fn a_flipped_expectation_of_a_php_proposal_case_is_a_mismatch() {
-        let mut cases: Vec<(&str, &str)> = PROPOSAL_KILLS.iter().map(|k| (k.1, k.2)).collect();
-        cases.push(("roundtrip", "numeric-text-keys-stay-an-object"));
-        habits_kit::flipped_expectations_are_mismatches(&cases);
-    }
+    family_tests!(FAMILY);
 }

@@ -61,59 +61,47 @@ pub const MUTANTS: &[MutantInfo] = &[
 
 #[cfg(test)]
 mod tests {
-    use super::super::habits_kit::{self, Kill};
+    use super::MUTANTS;
+    use crate::mutants::kit::{Family, family_tests};
     use crate::switch::Mutant;
 
     const NEWLINE: &str = "schema_version_gate/one-with-trailing-newline";
 
-    const PROPOSAL_KILLS: &[Kill] = &[
-        (Mutant::PyGateRegexDollar, "sqs", NEWLINE),
-        (Mutant::PyGateRegexDollar, "asb", NEWLINE),
-        (Mutant::PyGateRegexDollar, "pulsar", NEWLINE),
-        (Mutant::PyGateRegexDollar, "kafka", NEWLINE),
-        (Mutant::PyGateRegexDollar, "artemis", NEWLINE),
-        (
-            Mutant::PyIntCounter,
-            "sqs",
-            "attempts_reconciliation/count-with-underscore-ignored",
-        ),
-        (
-            Mutant::PyIntCounter,
-            "pulsar_exhaustion",
-            "reconciliation-underscored-bq-attempts-keeps-body",
-        ),
-        (
-            Mutant::PyBoolIsInt,
-            "identity_verdict",
-            "identity with boolean attempts",
-        ),
-    ];
+    const FAMILY: Family = Family {
+        name: "python",
+        mutants: MUTANTS,
+        proposal_kills: &[
+            (Mutant::PyGateRegexDollar, "sqs", NEWLINE),
+            (Mutant::PyGateRegexDollar, "asb", NEWLINE),
+            (Mutant::PyGateRegexDollar, "pulsar", NEWLINE),
+            (Mutant::PyGateRegexDollar, "kafka", NEWLINE),
+            (Mutant::PyGateRegexDollar, "artemis", NEWLINE),
+            (
+                Mutant::PyIntCounter,
+                "sqs",
+                "attempts_reconciliation/count-with-underscore-ignored",
+            ),
+            (
+                Mutant::PyIntCounter,
+                "pulsar_exhaustion",
+                "reconciliation-underscored-bq-attempts-keeps-body",
+            ),
+            (
+                Mutant::PyBoolIsInt,
+                "identity_verdict",
+                "identity with boolean attempts",
+            ),
+        ],
+        separates: &[
+            // python-strip-default is told from trim-unicode-whitespace by U+001F.
+            (
+                Mutant::PyStripDefault,
+                Mutant::TrimUnicode,
+                "trim",
+                "make-keeps-control-char-padding",
+            ),
+        ],
+    };
 
-    #[test]
-    fn the_real_suite_kills_each_python_mutant_except_where_the_proposal_does() {
-        habits_kit::real_suite_kills_all_but_the_proposal_sections("python", PROPOSAL_KILLS);
-    }
-
-    #[test]
-    fn suite_and_proposal_kill_each_python_mutant_in_every_section_it_names() {
-        habits_kit::proposal_kills_every_mutant_in_every_section(
-            "python",
-            PROPOSAL_KILLS,
-            &[
-                // python-strip-default is told from trim-unicode-whitespace by U+001F.
-                (
-                    Mutant::PyStripDefault,
-                    Mutant::TrimUnicode,
-                    "trim",
-                    "make-keeps-control-char-padding",
-                ),
-            ],
-        );
-    }
-
-    #[test]
-    fn a_flipped_expectation_of_a_python_proposal_case_is_a_mismatch() {
-        let cases: Vec<(&str, &str)> = PROPOSAL_KILLS.iter().map(|k| (k.1, k.2)).collect();
-        habits_kit::flipped_expectations_are_mismatches(&cases);
-    }
+    family_tests!(FAMILY);
 }

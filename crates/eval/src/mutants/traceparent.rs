@@ -15,6 +15,10 @@ pub const MUTANTS: &[MutantInfo] = &[
         habit: "removing the dashes and keeping the letters as the producer wrote them",
         sections: &["traceparent"],
     },
+    // This and traceparent-no-fallback fail exactly the same cases (every fallback): only a
+    // trace_id without hyphens could tell them apart, the open decision "the traceparent
+    // fallback from a trace_id that is not a hyphenated UUID" in
+    // docs/suites/babelqueue-proposal.md.
     MutantInfo {
         mutant: Mutant::TraceparentFallbackDashesKept,
         id: "traceparent-fallback-dashes-kept",
@@ -48,3 +52,23 @@ pub const MUTANTS: &[MutantInfo] = &[
         sections: &["traceparent"],
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::MUTANTS;
+    use crate::mutants::kit::{Family, family_tests};
+    use crate::switch::Mutant;
+
+    const FAMILY: Family = Family {
+        name: "traceparent",
+        mutants: MUTANTS,
+        proposal_kills: &[(
+            Mutant::TraceparentFallbackCaseKept,
+            "traceparent",
+            "uppercase-trace-id-falls-back-lowercase",
+        )],
+        separates: &[],
+    };
+
+    family_tests!(FAMILY);
+}

@@ -64,3 +64,23 @@ pub const MUTANTS: &[MutantInfo] = &[
         sections: &["trim"],
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::MUTANTS;
+    use crate::mutants::kit::{Family, family_tests};
+    use crate::switch::Mutant;
+
+    const FAMILY: Family = Family {
+        name: "trim",
+        mutants: MUTANTS,
+        proposal_kills: &[(
+            Mutant::TrimJavaTrim,
+            "trim",
+            "make-keeps-control-char-padding",
+        )],
+        separates: &[],
+    };
+
+    family_tests!(FAMILY);
+}

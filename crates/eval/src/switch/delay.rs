@@ -13,14 +13,8 @@ pub fn cap(cap: u64) -> u64 {
 }
 
 /// The `DelaySeconds` a standard queue sends above the cap (`None`: the send fails).
-pub fn above_cap(delay_seconds: u64, cap: u64) -> Option<u64> {
-    if on(Mutant::DelayCapNotEnforced) {
-        Some(delay_seconds)
-    } else if on(Mutant::DelayClampedToCap) {
-        Some(cap)
-    } else {
-        None
-    }
+pub fn above_cap(cap: u64) -> Option<u64> {
+    on(Mutant::DelayClampedToCap).then_some(cap)
 }
 
 /// True when a FIFO queue sends a positive delay.

@@ -113,7 +113,6 @@ pub enum Mutant {
     PayloadLengthUtf16Units,
     PayloadLengthGraphemes,
     // delay (SQS DelaySeconds, release visibility, the Redis delayed score)
-    DelayCapNotEnforced,
     DelayClampedToCap,
     DelayCapExclusive,
     DelayFifoDelaySent,
