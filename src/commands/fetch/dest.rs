@@ -24,16 +24,7 @@ pub(super) fn lock(
     wait: Duration,
     again: &str,
 ) -> Result<lock::Lock> {
-    let parent = match dest.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    match fs::metadata(parent) {
-        Ok(m) if m.is_dir() => {}
-        Ok(_) => return Err(Error::bad_path(parent, "is not a directory")),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => created.make(parent)?,
-        Err(e) => return Err(Error::io("use the parent directory", parent, e)),
-    }
+    make_parent(dest, created)?;
     lock::acquire(dest, wait).map_err(|refusal| refusal.into_error(dest, wait, again))
 }
 
@@ -95,6 +86,14 @@ fn prepare_dest(dest: &Path, created: &mut unpack::CreatedParents) -> Result<Pat
     let Some(Component::Normal(name)) = dest.components().next_back() else {
         return Err(Error::bad_path(dest, "does not name a directory to create"));
     };
+    let parent = make_parent(dest, created)?;
+    let parent = fs::canonicalize(parent).map_err(|e| Error::io("resolve", parent, e))?;
+    Ok(parent.join(name))
+}
+
+/// DEST's parent (the current directory for a bare name), made when missing (recorded in
+/// `created`); anything but a directory there is refused.
+fn make_parent<'a>(dest: &'a Path, created: &mut unpack::CreatedParents) -> Result<&'a Path> {
     let parent = match dest.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -105,6 +104,5 @@ fn prepare_dest(dest: &Path, created: &mut unpack::CreatedParents) -> Result<Pat
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => created.make(parent)?,
         Err(e) => return Err(Error::io("use the parent directory", parent, e)),
     }
-    let parent = fs::canonicalize(parent).map_err(|e| Error::io("resolve", parent, e))?;
-    Ok(parent.join(name))
+    Ok(parent)
 }

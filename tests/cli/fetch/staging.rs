@@ -10,20 +10,11 @@ use std::process::Command;
 
 use crate::kit::server::{Reply, Server, range_reply};
 use crate::kit::writers::{HeldMirror, spawn_in, wait_for_lock};
-use crate::kit::{bundled_suite, bundled_version, code, released, run_in, stderr, stdout};
+use crate::kit::{bundled_suite, bundled_version, code, names, released, run_in, stderr, stdout};
 
 /// The bundled suite released into `<dir>/mirror`; returns the asset's bytes.
 fn release_into(dir: &Path) -> Vec<u8> {
     fs::read(released(&bundled_suite(), &dir.join("mirror"))).unwrap()
-}
-
-fn names(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
 }
 
 #[cfg(target_os = "linux")]

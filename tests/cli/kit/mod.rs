@@ -141,6 +141,16 @@ pub fn files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
     out
 }
 
+/// The names of the entries of `dir`, sorted.
+pub fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
 /// Every path under `dir` (relative), with its content for files, sorted.
 pub fn snapshot(dir: &Path) -> Vec<(String, Option<Vec<u8>>)> {
     let mut out = Vec::new();

@@ -10,16 +10,6 @@ use super::Scene;
 use crate::kit::writers::{HeldMirror, finish, lock_file, wait_for_lock};
 use crate::kit::*;
 
-/// The names in `dir`, sorted.
-fn names(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
-}
-
 /// A pid no process has.
 fn dead_pid() -> u32 {
     (1..u32::MAX / 2)
