@@ -175,15 +175,18 @@ fn sections_and_cases_are_selected_by_name() {
     assert_eq!(doc["data"]["cases"], 2, "{doc:#}");
     for args in [["--section", "no_such"], ["--case", "handshake/no-such"]] {
         let (exit, doc) = run_json(&suite, &args, &adapter, dir.path());
-        assert_eq!(exit, 2, "{doc:#}");
-        assert!(
-            doc["error"]["message"]
-                .as_str()
-                .unwrap()
-                .contains("no such"),
-            "{doc:#}"
-        );
+        refused_with(exit, &doc, &["no such"]);
     }
+}
+
+/// The error message of a run that could not run (exit 2), which must hold every one of `words`.
+pub(crate) fn refused_with(exit: i32, doc: &Value, words: &[&str]) -> String {
+    assert_eq!(exit, 2, "{doc:#}");
+    let message = doc["error"]["message"].as_str().unwrap().to_string();
+    for word in words {
+        assert!(message.contains(word), "no `{word}` in: {message}");
+    }
+    message
 }
 
 /// A marker adapter: a shell command that leaves `started` in `dir` when run.
@@ -204,38 +207,30 @@ fn a_suite_that_cannot_grade_stops_before_the_adapter_starts() {
     let copy = sbp_copy();
     copy.edit_manifest(|m| m["handshake"]["cases"][0]["op"] = "teleport".into());
     let (exit, doc) = run_json(&copy.path(), &[], &adapter, dir.path());
-    assert_eq!(exit, 2, "{doc:#}");
-    let message = doc["error"]["message"].as_str().unwrap();
-    assert!(
-        message.contains("`teleport`") && message.contains("no words"),
-        "{message}"
-    );
+    refused_with(exit, &doc, &["`teleport`", "no words"]);
 
     let copy = sbp_copy();
     copy.edit_manifest(|m| {
         m["handshake"]["cases"][0]["expect"] = serde_json::json!({"error": {"code": 1002}})
     });
     let (exit, doc) = run_json(&copy.path(), &[], &adapter, dir.path());
-    assert_eq!(exit, 2, "{doc:#}");
-    assert!(
-        doc["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("not sound"),
-        "{doc:#}"
-    );
+    refused_with(exit, &doc, &["not sound"]);
 
     let (exit, doc) = run_json(&bundled_suite(), &[], &adapter, dir.path());
-    assert_eq!(exit, 2, "{doc:#}");
-    assert!(
-        doc["error"]["message"]
-            .as_str()
-            .unwrap()
-            .contains("no adapter operations"),
-        "{doc:#}"
-    );
+    refused_with(exit, &doc, &["no adapter operations"]);
     assert!(!marker.exists(), "an adapter was started");
     assert!(!dir.path().join("results.json").exists());
+}
+
+/// The bundled adapter with a mistake that fails cases of the subjects section.
+fn subjects_mistaken() -> [&'static str; 5] {
+    [
+        exe(),
+        "adapter",
+        "sbp-v1",
+        "--mistake",
+        "subject-case-insensitive",
+    ]
 }
 
 /// The human report has a line per section and the total; GitHub format annotates
@@ -244,13 +239,7 @@ fn a_suite_that_cannot_grade_stops_before_the_adapter_starts() {
 fn the_report_counts_each_section_and_annotates_failures() {
     let dir = tempfile::tempdir().unwrap();
     let suite = sbp_suite();
-    let adapter = [
-        exe(),
-        "adapter",
-        "sbp-v1",
-        "--mistake",
-        "subject-case-insensitive",
-    ];
+    let adapter = subjects_mistaken();
     let out = run_raw(&suite, &[], &adapter, dir.path(), "human");
     assert_eq!(code(&out), 1);
     let text = format!("{}{}", stdout(&out), stderr(&out));
@@ -279,13 +268,7 @@ fn the_report_counts_each_section_and_annotates_failures() {
 #[test]
 fn a_failures_help_reruns_that_case_alone() {
     let dir = tempfile::tempdir().unwrap();
-    let adapter = [
-        exe(),
-        "adapter",
-        "sbp-v1",
-        "--mistake",
-        "subject-case-insensitive",
-    ];
+    let adapter = subjects_mistaken();
     let (exit, doc) = run_json(
         &sbp_suite(),
         &["--section", "subjects"],

@@ -33,6 +33,21 @@ fn a_batch_larger_than_the_window_is_answered_in_order() {
     ));
 }
 
+/// The batch was answered before `at`, errored there as `fault` says, and stopped after it.
+fn stopped_at(answers: &[Answer], at: usize, fault: impl Fn(&Fault) -> bool) {
+    assert!(answers[..at].iter().all(|a| matches!(a, Answer::Value(_))));
+    assert!(
+        matches!(&answers[at], Answer::Errored(f) if fault(f)),
+        "{:?}",
+        answers[at]
+    );
+    assert!(
+        answers[at + 1..]
+            .iter()
+            .all(|a| *a == Answer::Errored(Fault::Stopped))
+    );
+}
+
 /// A reply not taken in the middle of a batch errors that answer; the replies still in flight
 /// are read and dropped, so the adapter goes on, unrestarted, in step with its requests.
 #[test]
@@ -40,17 +55,7 @@ fn a_wrong_reply_in_a_batch_errors_from_there_and_the_adapter_goes_on() {
     let script = python(VERSATILE);
     let mut adapter = start(&script, &Bounds::DEFAULT).unwrap();
     let answers = adapter.call_many("c", "batch", &inputs(150, Some((70, "wrong-seq"))));
-    assert!(answers[..70].iter().all(|a| matches!(a, Answer::Value(_))));
-    assert!(
-        matches!(answers[70], Answer::Errored(Fault::WrongSeq { .. })),
-        "{:?}",
-        answers[70]
-    );
-    assert!(
-        answers[71..]
-            .iter()
-            .all(|a| *a == Answer::Errored(Fault::Stopped))
-    );
+    stopped_at(&answers, 70, |f| matches!(f, Fault::WrongSeq { .. }));
     let next = adapter.call("c", "batch", &json!({"i": "after"}));
     assert_eq!(next, Answer::Value(json!({"i": "after"})));
     assert!(!adapter.restarted());
@@ -63,17 +68,7 @@ fn a_death_in_a_batch_ends_it_and_the_next_call_restarts() {
     let script = python(VERSATILE);
     let mut adapter = start(&script, &short()).unwrap();
     let answers = adapter.call_many("c", "batch", &inputs(150, Some((70, "crash"))));
-    assert!(answers[..70].iter().all(|a| matches!(a, Answer::Value(_))));
-    assert!(
-        matches!(answers[70], Answer::Errored(Fault::Exited { .. })),
-        "{:?}",
-        answers[70]
-    );
-    assert!(
-        answers[71..]
-            .iter()
-            .all(|a| *a == Answer::Errored(Fault::Stopped))
-    );
+    stopped_at(&answers, 70, |f| matches!(f, Fault::Exited { .. }));
     assert!(matches!(
         adapter.call("c", "echo", &Value::Null),
         Answer::Value(_)
