@@ -151,7 +151,11 @@ pub fn path_for(copy: &Path) -> Result<PathBuf> {
     };
     match (absolute.parent(), absolute.file_name()) {
         (Some(parent), Some(name)) => {
-            Ok(parent.join(format!(".{}.{SUFFIX}", name.to_string_lossy())))
+            // Built from the name's own bytes: two names never share a lock.
+            let mut lock = std::ffi::OsString::from(".");
+            lock.push(name);
+            lock.push(format!(".{SUFFIX}"));
+            Ok(parent.join(lock))
         }
         _ => Err(Error::bad_path(
             copy,
