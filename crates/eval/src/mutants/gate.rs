@@ -68,3 +68,31 @@ pub const MUTANTS: &[MutantInfo] = &[
         sections: &["asb", "kafka", "artemis"],
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::MUTANTS;
+    use crate::mutants::kit::{Family, family_tests};
+    use crate::switch::Mutant;
+
+    const FAMILY: Family = Family {
+        name: "gate",
+        mutants: MUTANTS,
+        // The mutants of this family no real 1.8.0 case kills, with the proposal case that does.
+        proposal_kills: &[
+            (
+                Mutant::GateAsbNarrowsToInt32,
+                "asb",
+                "schema_version_gate/number-int64-beyond-int32-wraps-to-1",
+            ),
+            (
+                Mutant::GateAsbBooleanTrueIsOne,
+                "asb",
+                "schema_version_gate/boolean-true-is-not-1",
+            ),
+        ],
+        separates: &[],
+    };
+
+    family_tests!(FAMILY);
+}

@@ -1,6 +1,6 @@
 //! Test-only: the checks a family of mutants runs over its catalogue entries, the same for
-//! every family that lists its proposal cases in a [`Family`] (php, javascript, python, go,
-//! jvm-dotnet, schema-engine, copied; [`family_tests!`] writes their tests).
+//! every family of the catalogue: each lists its proposal cases in a [`Family`], and
+//! [`family_tests!`] writes its tests.
 //!
 //! A family says, for each section one of its mutants names, whether the real 1.8.0 kills it
 //! there or a case of `proposal/manifest.json` does (`proposal_kills`); a mutant the proposal
@@ -233,16 +233,8 @@ pub(super) fn flipped_expectations_are_mismatches(cases: &[(&str, &str)]) {
             .iter()
             .find(|c| c.id == *name)
             .unwrap_or_else(|| panic!("no case {section}/{name}"));
-        let fields: Vec<&String> = case
-            .case
-            .as_object()
-            .expect("object")
-            .keys()
-            .filter(|k| realkit::is_expectation(k))
-            .collect();
-        for field in fields {
-            let field_ptr = format!("{}/{field}", case.pointer);
-            let (leaf, new) = realkit::flip(&manifest, section, field, &field_ptr).expect("leaf");
+        for (field, field_ptr) in expectations(case.case, &case.pointer) {
+            let (leaf, new) = realkit::flip(&manifest, section, &field, &field_ptr).expect("leaf");
             let mut changed = manifest.clone();
             *changed.pointer_mut(&leaf).expect("leaf exists") = new;
             let block = &changed[*section];
@@ -257,4 +249,24 @@ pub(super) fn flipped_expectations_are_mismatches(cases: &[(&str, &str)]) {
         }
     }
     assert!(flips >= cases.len());
+}
+
+/// `(field, pointer)` of every expectation of the case at `pointer`: its own expectation fields
+/// and those of each of its `steps`.
+fn expectations(case: &Value, pointer: &str) -> Vec<(String, String)> {
+    let own = |object: &Value, at: String| -> Vec<(String, String)> {
+        object
+            .as_object()
+            .expect("object")
+            .keys()
+            .filter(|k| realkit::is_expectation(k))
+            .map(|k| (k.clone(), format!("{at}/{k}")))
+            .collect()
+    };
+    let mut all = own(case, pointer.to_string());
+    let steps = case.get("steps").and_then(Value::as_array);
+    for (i, step) in steps.into_iter().flatten().enumerate() {
+        all.extend(own(step, format!("{pointer}/steps/{i}")));
+    }
+    all
 }

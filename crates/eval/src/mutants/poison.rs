@@ -231,128 +231,52 @@ pub const MUTANTS: &[MutantInfo] = &[
 
 #[cfg(test)]
 mod tests {
-    use std::collections::{BTreeMap, BTreeSet};
-
-    use serde_json::{Map, Value};
-
     use super::MUTANTS;
-    use crate::outcome::Verdict;
-    use crate::realkit::release;
-    use crate::{evaluate, evaluate_mutant};
+    use crate::mutants::kit::{Family, family_tests};
+    use crate::switch::Mutant;
 
-    const SECTIONS: [&str; 3] = ["kafka_poison", "identity_verdict", "poison_dlq"];
+    /// The proposal's case, in `kafka_poison` and `identity_verdict` alike, whose `attempts` is
+    /// repeated with a string first and an integer last.
+    const REPEATED_ATTEMPTS: &str = "identity with repeated attempts, the first wrongly typed";
 
-    /// The real 1.8.0 manifest cut down to the poison sections.
-    fn poison_sections(manifest: &Value) -> Value {
-        let mut cut = Map::new();
-        for s in SECTIONS {
-            cut.insert(s.to_string(), manifest[s].clone());
-        }
-        Value::Object(cut)
-    }
+    const FAMILY: Family = Family {
+        name: "poison",
+        mutants: MUTANTS,
+        // Where no real 1.8.0 case kills a mutant of this family, the proposal case that does.
+        proposal_kills: &[
+            (
+                Mutant::PoisonTypeCheckLastOnly,
+                "kafka_poison",
+                REPEATED_ATTEMPTS,
+            ),
+            (
+                Mutant::PoisonTypeCheckLastOnly,
+                "identity_verdict",
+                REPEATED_ATTEMPTS,
+            ),
+            (
+                Mutant::PoisonIntegralFloatAccepted,
+                "identity_verdict",
+                "identity with decimal-zero meta.created_at",
+            ),
+            (
+                Mutant::PoisonInt64Unbounded,
+                "identity_verdict",
+                "identity with attempts beyond int64",
+            ),
+            (
+                Mutant::PoisonDataNumbersUnchecked,
+                "identity_verdict",
+                "identity with huge number in data",
+            ),
+            (
+                Mutant::DlqNestedDeadLetterWrapped,
+                "poison_dlq",
+                "object-nested-dead-letter",
+            ),
+        ],
+        separates: &[],
+    };
 
-    /// For each mutant of the family, the sections in which a case the reference passes fails.
-    pub(super) fn killing_sections(
-        manifest: &Value,
-        files: &BTreeMap<String, String>,
-    ) -> BTreeMap<&'static str, BTreeSet<String>> {
-        let baseline = evaluate(manifest, files);
-        assert!(baseline.iter().all(|o| o.verdict == Verdict::Pass));
-        MUTANTS
-            .iter()
-            .map(|info| {
-                let kills = evaluate_mutant(manifest, files, info.mutant)
-                    .into_iter()
-                    .filter(|o| o.verdict != Verdict::Pass)
-                    .map(|o| o.section)
-                    .collect();
-                (info.id, kills)
-            })
-            .collect()
-    }
-
-    /// Mutants no real 1.8.0 case kills in these sections (findings; proposal/manifest.json kills them).
-    const SURVIVORS: &[(&str, &[&str])] = &[
-        (
-            "poison-type-check-last-only",
-            &["kafka_poison", "identity_verdict"],
-        ),
-        ("poison-integral-float-accepted", &["identity_verdict"]),
-        ("poison-int64-unbounded", &["identity_verdict"]),
-        ("poison-data-numbers-unchecked", &["identity_verdict"]),
-        ("dlq-nested-dead-letter-wrapped", &["poison_dlq"]),
-    ];
-
-    fn survives_in(id: &str) -> &'static [&'static str] {
-        SURVIVORS
-            .iter()
-            .find(|(s, _)| *s == id)
-            .map_or(&[], |(_, sections)| sections)
-    }
-
-    #[test]
-    fn each_mutant_is_killed_in_each_section_it_names_except_the_survivors() {
-        let (manifest, files) = release("1.8.0");
-        let kills = killing_sections(&poison_sections(&manifest), &files);
-        for info in MUTANTS {
-            let killed = &kills[info.id];
-            for s in info.sections {
-                let survives = survives_in(info.id).contains(s);
-                assert_eq!(!killed.contains(*s), survives, "{} in `{s}`", info.id);
-            }
-        }
-    }
-
-    /// The poison sections of the real 1.8.0 with the proposal merged in, and the ids
-    /// (`section/name`) of the cases the proposal adds to them.
-    fn with_proposal(manifest: &Value) -> (Value, BTreeSet<String>) {
-        let (full, _) = crate::realkit::with_proposal();
-        let merged = poison_sections(&full);
-        let real = poison_sections(manifest);
-        let mut names = BTreeSet::new();
-        for (section, block) in merged.as_object().expect("an object") {
-            let before = real[section.as_str()]["cases"]
-                .as_array()
-                .map_or(0, Vec::len);
-            for case in block["cases"]
-                .as_array()
-                .expect("cases")
-                .iter()
-                .skip(before)
-            {
-                names.insert(format!(
-                    "{section}/{}",
-                    case["name"].as_str().expect("a name")
-                ));
-            }
-        }
-        (merged, names)
-    }
-
-    #[test]
-    fn the_proposal_passes_and_kills_every_survivor_where_it_survives() {
-        let (manifest, files) = release("1.8.0");
-        let (merged, proposed) = with_proposal(&manifest);
-        assert!(
-            evaluate(&merged, &files)
-                .iter()
-                .all(|o| o.verdict == Verdict::Pass)
-        );
-        for (id, sections) in SURVIVORS {
-            let info = MUTANTS.iter().find(|m| m.id == *id).expect("catalogued");
-            let killers: BTreeSet<String> = evaluate_mutant(&merged, &files, info.mutant)
-                .into_iter()
-                .filter(|o| o.verdict != Verdict::Pass)
-                .map(|o| format!("{}/{}", o.section, o.id))
-                .collect();
-            for s in *sections {
-                assert!(
-                    killers
-                        .iter()
-                        .any(|k| k.starts_with(&format!("{s}/")) && proposed.contains(k)),
-                    "{id} is not killed by a proposed `{s}` case: {killers:?}"
-                );
-            }
-        }
-    }
+    family_tests!(FAMILY);
 }

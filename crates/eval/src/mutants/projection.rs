@@ -45,3 +45,18 @@ pub const MUTANTS: &[MutantInfo] = &[
         sections: &["rabbitmq"],
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::MUTANTS;
+    use crate::mutants::kit::{Family, family_tests};
+
+    const FAMILY: Family = Family {
+        name: "projection",
+        mutants: MUTANTS,
+        proposal_kills: &[],
+        separates: &[],
+    };
+
+    family_tests!(FAMILY);
+}

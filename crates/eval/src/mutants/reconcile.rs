@@ -65,3 +65,24 @@ pub const MUTANTS: &[MutantInfo] = &[
         sections: &["kafka"],
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::MUTANTS;
+    use crate::mutants::kit::{Family, family_tests};
+    use crate::switch::Mutant;
+
+    const FAMILY: Family = Family {
+        name: "reconcile",
+        mutants: MUTANTS,
+        // The mutants of this family no real 1.8.0 case kills, with the proposal case that does.
+        proposal_kills: &[(
+            Mutant::KafkaZeroHeaderIgnored,
+            "kafka",
+            "attempts_reconciliation/header-zero-overrides",
+        )],
+        separates: &[],
+    };
+
+    family_tests!(FAMILY);
+}

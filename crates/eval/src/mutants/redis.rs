@@ -210,92 +210,35 @@ pub const MUTANTS: &[MutantInfo] = &[
     ),
 ];
 
-/// The mutants of this family that no case of the real suite 1.8.0 kills.
-pub const SURVIVORS_OF_1_8_0: &[Mutant] = &[
-    Mutant::RedisDueAgainstUnflooredClock,
-    Mutant::RedisZsetPoisonOnlyRaw,
-    Mutant::RedisLegacyPoisonDelivered,
-];
-
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::outcome::Verdict;
-    use crate::{evaluate, evaluate_mutant};
-    use serde_json::{Map, Value};
-    use std::collections::BTreeMap;
+    use super::MUTANTS;
+    use crate::mutants::kit::{Family, family_tests};
+    use crate::switch::Mutant;
 
-    /// The sections of `manifest` this family names, alone.
-    fn family_sections(manifest: &Value) -> Value {
-        let mut only = Map::new();
-        for m in MUTANTS {
-            for s in m.sections {
-                only.insert((*s).to_owned(), manifest[*s].clone());
-            }
-        }
-        Value::Object(only)
-    }
+    const FAMILY: Family = Family {
+        name: "redis",
+        mutants: MUTANTS,
+        // The mutants of this family no real 1.8.0 case kills, with the proposal case that does.
+        proposal_kills: &[
+            (
+                Mutant::RedisDueAgainstUnflooredClock,
+                "redis_layout",
+                "migrate/fractional-score-waits-for-floor-now",
+            ),
+            (
+                Mutant::RedisZsetPoisonOnlyRaw,
+                "redis_layout",
+                "reserve/identity-less-body-is-poison-although-the-lua-rewrites-it",
+            ),
+            (
+                Mutant::RedisLegacyPoisonDelivered,
+                "redis_layout",
+                "processing_token/poison-body-gets-a-token-member-and-the-poison-path",
+            ),
+        ],
+        separates: &[],
+    };
 
-    /// Per mutant of the family, the sections in which a case the model passes fails.
-    pub(crate) fn kills(
-        manifest: &Value,
-        files: &BTreeMap<String, String>,
-    ) -> Vec<(Mutant, Vec<String>)> {
-        let manifest = family_sections(manifest);
-        let base = evaluate(&manifest, files);
-        assert!(
-            base.iter().all(|o| o.verdict == Verdict::Pass),
-            "the model must pass every case first"
-        );
-        MUTANTS
-            .iter()
-            .map(|m| {
-                let mut sections: Vec<String> = evaluate_mutant(&manifest, files, m.mutant)
-                    .into_iter()
-                    .filter(|o| o.verdict != Verdict::Pass)
-                    .map(|o| o.section)
-                    .collect();
-                sections.dedup();
-                (m.mutant, sections)
-            })
-            .collect()
-    }
-
-    #[test]
-    fn each_mutant_is_killed_in_its_sections_by_the_real_1_8_0_except_the_survivors() {
-        let (manifest, files) = crate::realkit::release("1.8.0");
-        for (mutant, killed_in) in kills(&manifest, &files) {
-            let info = MUTANTS.iter().find(|m| m.mutant == mutant).expect("listed");
-            if SURVIVORS_OF_1_8_0.contains(&mutant) {
-                assert!(
-                    killed_in.is_empty(),
-                    "{} now killed in {killed_in:?}",
-                    info.id
-                );
-                continue;
-            }
-            for s in info.sections {
-                assert!(
-                    killed_in.iter().any(|k| k == s),
-                    "{} survives `{s}` (killed in {killed_in:?})",
-                    info.id
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn the_proposal_cases_pass_the_model_and_kill_every_survivor() {
-        let (manifest, files) = crate::realkit::with_proposal();
-        for (mutant, killed_in) in kills(&manifest, &files) {
-            let info = MUTANTS.iter().find(|m| m.mutant == mutant).expect("listed");
-            for s in info.sections {
-                assert!(
-                    killed_in.iter().any(|k| k == s),
-                    "{} survives `{s}`",
-                    info.id
-                );
-            }
-        }
-    }
+    family_tests!(FAMILY);
 }

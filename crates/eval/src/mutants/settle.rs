@@ -122,5 +122,22 @@ pub const MUTANTS: &[MutantInfo] = &[
 ];
 
 #[cfg(test)]
-#[path = "settle_tests.rs"]
-mod tests;
+mod tests {
+    use super::MUTANTS;
+    use crate::mutants::kit::{Family, family_tests};
+    use crate::switch::Mutant;
+
+    const FAMILY: Family = Family {
+        name: "settle",
+        mutants: MUTANTS,
+        // The mutants of this family no real 1.8.0 case kills, with the proposal case that does.
+        proposal_kills: &[(
+            Mutant::ExhaustionInvalidPropertyReadsZero,
+            "pulsar_exhaustion",
+            "reconciliation-invalid-bq-attempts-keeps-body",
+        )],
+        separates: &[],
+    };
+
+    family_tests!(FAMILY);
+}
