@@ -94,8 +94,25 @@ impl Staging {
 
 impl Drop for Staging {
     fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.dir);
+        remove_marked(&self.dir);
     }
+}
+
+/// Removes a marked staging directory with its marker last, so that a run killed while removing
+/// it leaves a directory still known as a staging directory (the next fetch finishes the job).
+fn remove_marked(dir: &Path) {
+    if let Ok(entries) = fs::read_dir(dir) {
+        for entry in entries.flatten().filter(|e| e.file_name() != MARKER) {
+            let path = entry.path();
+            let _ = if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                fs::remove_dir_all(&path)
+            } else {
+                fs::remove_file(&path)
+            };
+        }
+    }
+    let _ = fs::remove_file(dir.join(MARKER));
+    let _ = fs::remove_dir(dir);
 }
 
 /// The process id in a staging directory's name (`.<name>.fetch-<pid>-<n>`), if it is one.
@@ -124,7 +141,7 @@ fn remove_stale(parent: &Path) {
             continue;
         }
         if marked_by(&path, pid) {
-            let _ = fs::remove_dir_all(&path);
+            remove_marked(&path);
         } else if unmarked_yet(&path) {
             // Killed between making the directory and marking it: nothing in it to lose.
             let _ = fs::remove_file(path.join(MARKER));
