@@ -12,16 +12,13 @@
 
 use super::broker_table::{Authority, CounterRule};
 use crate::switch::reconcile as mutant;
-use crate::switch::{javascript, php, python};
+use crate::switch::{javascript, php};
 
 /// Parses a counter given as text (SQS `ApproximateReceiveCount`, Pulsar `bq-attempts`): a
 /// non-empty run of ASCII digits. Anything else (signs, spaces, decimals, words, a value beyond
 /// `u64`) is not a count: `None`.
 pub fn parse_count(text: &str) -> Option<u64> {
-    if let Some(habit) = php::count(text)
-        .or_else(|| javascript::count(text))
-        .or_else(|| python::count(text))
-    {
+    if let Some(habit) = php::count(text).or_else(|| javascript::count(text)) {
         return habit;
     }
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {

@@ -1,6 +1,7 @@
 //! Python-habit mutants: `re.match` with `$` (which also matches before a final newline),
-//! `str.strip()` and `str.isspace()` with their Unicode defaults, `int()` (surrounding
-//! whitespace, `1_000`), `isinstance(True, int)`, and `str()` of a float.
+//! `str.strip()` and `str.isspace()` with their Unicode defaults, `isinstance(True, int)`, and
+//! `str()` of a float. `int()` on a counter text (`" 3 "`, `"1_0"`) is not one: whether such a
+//! text is a count is an open decision (docs/suites/babelqueue-proposal.md).
 
 use super::info::MutantInfo;
 use crate::switch::Mutant;
@@ -38,17 +39,6 @@ pub const MUTANTS: &[MutantInfo] = &[
         habit: "isinstance(value, int) as the integer check, which holds for True and False (and True == 1)",
         sections: &["kafka_poison", "identity_verdict"],
     },
-    // SURVIVES the real 1.8.0 suite (no underscored count): killed by the proposal/manifest.json
-    // cases `sqs/attempts_reconciliation/count-with-underscore-ignored` and
-    // `pulsar_exhaustion/reconciliation-underscored-bq-attempts-keeps-body`.
-    MutantInfo {
-        mutant: Mutant::PyIntCounter,
-        id: "python-int-counter",
-        family: "python",
-        rule: "a counter that is not a run of ASCII digits is garbage and ignored: \"1_0\" is not 10",
-        habit: "int(count) inside try/except ValueError, which accepts \"1_0\", \"+3\" and \" 3 \"",
-        sections: &["sqs", "pulsar_exhaustion"],
-    },
     MutantInfo {
         mutant: Mutant::PyFloatDelayHeader,
         id: "python-float-delay-header",
@@ -76,16 +66,6 @@ mod tests {
             (Mutant::PyGateRegexDollar, "pulsar", NEWLINE),
             (Mutant::PyGateRegexDollar, "kafka", NEWLINE),
             (Mutant::PyGateRegexDollar, "artemis", NEWLINE),
-            (
-                Mutant::PyIntCounter,
-                "sqs",
-                "attempts_reconciliation/count-with-underscore-ignored",
-            ),
-            (
-                Mutant::PyIntCounter,
-                "pulsar_exhaustion",
-                "reconciliation-underscored-bq-attempts-keeps-body",
-            ),
             (
                 Mutant::PyBoolIsInt,
                 "identity_verdict",

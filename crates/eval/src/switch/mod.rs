@@ -229,7 +229,6 @@ pub enum Mutant {
     PyGateRegexDollar,
     PyStripDefault,
     PyBoolIsInt,
-    PyIntCounter,
     PyFloatDelayHeader,
     // Adequacy round 3, families go, jvm-dotnet, schema-engine and copied (switch/go.rs,
     // switch/jvm_dotnet.rs, switch/schema_engine.rs, switch/copied.rs)

@@ -1,5 +1,5 @@
 //! The variations of the Python-habit (`python`) mutants: `re.match` with `$`, `str.strip()`,
-//! `int()`, `isinstance(value, int)` and `str(float)`, as the model does them while one of them
+//! `isinstance(value, int)` and `str(float)`, as the model does them while one of them
 //! is switched on. Their catalogue entries are in [`crate::mutants::python`].
 
 use serde_json::Value;
@@ -39,32 +39,6 @@ pub fn blank(text: &str) -> Option<bool> {
     on(Mutant::PyStripDefault).then(|| text.chars().all(py_space))
 }
 
-/// A text counter as `int(text)` reads it under the active mutant (`None`: the rule applies;
-/// `Some(None)`: a ValueError, ignored). Surrounding whitespace, a sign and single underscores
-/// between digits are accepted; a negative count reads as 0: it never raises one.
-pub fn count(text: &str) -> Option<Option<u64>> {
-    if !on(Mutant::PyIntCounter) {
-        return None;
-    }
-    let inner = text.trim_matches(py_space);
-    let (negative, body) = match inner.as_bytes().first() {
-        Some(b'-') => (true, &inner[1..]),
-        Some(b'+') => (false, &inner[1..]),
-        _ => (false, inner),
-    };
-    let well_formed = !body.is_empty()
-        && body.bytes().all(|b| b.is_ascii_digit() || b == b'_')
-        && !body.starts_with('_')
-        && !body.ends_with('_')
-        && !body.contains("__");
-    if !well_formed {
-        return Some(None);
-    }
-    let digits: String = body.chars().filter(char::is_ascii_digit).collect();
-    let n = digits.parse::<u64>().unwrap_or(u64::MAX);
-    Some(Some(if negative { 0 } else { n }))
-}
-
 /// True when the active mutant takes a JSON boolean for an integer (`isinstance(True, int)`).
 pub fn bool_is_int() -> bool {
     on(Mutant::PyBoolIsInt)
@@ -81,16 +55,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn python_int_and_strip() {
-        super::super::with_mutant(Mutant::PyIntCounter, || {
-            assert_eq!(count("1_0"), Some(Some(10)));
-            assert_eq!(count(" 3 "), Some(Some(3)));
-            assert_eq!(count("+3"), Some(Some(3)));
-            assert_eq!(count("5abc"), Some(None));
-            assert_eq!(count("1__0"), Some(None));
-            assert_eq!(count("_1"), Some(None));
-            assert_eq!(count("-2"), Some(Some(0)));
-        });
+    fn python_strip() {
         super::super::with_mutant(Mutant::PyStripDefault, || {
             assert_eq!(strip("\u{1F}\u{a0}urn:a\u{3000}"), Some("urn:a"));
             assert_eq!(strip("\u{0}urn:a"), Some("\u{0}urn:a"));
