@@ -336,3 +336,42 @@ fn an_added_case_that_kills_no_mutant_is_a_note_and_the_run_still_passes() {
         "{human}"
     );
 }
+
+#[test]
+fn a_proposal_case_without_a_member_its_block_always_has_is_not_additive() {
+    let repo = Repo::new();
+    // A copy of the suite's first kafka reconciliation case without `expected_attempts`, which
+    // every case of that sub-block carries: a runner of the release reads it and fails.
+    let suite = repo.read_json("suite/manifest.json");
+    let mut case = suite["kafka"]["attempts_reconciliation"]["cases"][0].clone();
+    case["name"] = json!("no-expected-attempts");
+    case.as_object_mut().unwrap().remove("expected_attempts");
+    let mut at = 0;
+    repo.edit("proposal/manifest.json", |m| {
+        let cases = kafka_reconciliation(m);
+        at = cases.len();
+        cases.push(case);
+    });
+    let (exit, doc) = repo.json(&VALIDATE);
+    assert_eq!(exit, 1, "{doc:#}");
+    assert_eq!(doc["data"]["proposal"]["additive"], false, "{doc:#}");
+    let found = findings(&doc, "proposal-not-additive");
+    let d = found
+        .iter()
+        .find(|d| d["case"] == "attempts_reconciliation/no-expected-attempts")
+        .unwrap_or_else(|| panic!("{doc:#}"));
+    assert_eq!(d["file"], "proposal/manifest.json");
+    assert_eq!(
+        d["pointer"],
+        format!("/kafka/attempts_reconciliation/cases/{at}")
+    );
+    let message = d["message"].as_str().unwrap();
+    assert!(message.contains("lacks `expected_attempts`"), "{message}");
+    assert!(
+        d["help"]
+            .as_str()
+            .unwrap()
+            .contains("give the case those members"),
+        "{d:#}"
+    );
+}

@@ -36,6 +36,13 @@ pub(crate) fn not_additive(file: String, what: &str) -> Diagnostic {
     .help("a proposal for the next minor release only adds cases and fixtures")
 }
 
+/// A case the proposal adds lacks members that the suite's cases of its block all carry (`what`
+/// names them): a runner written for the suite reads them and fails.
+pub(crate) fn lacks_member(file: String, what: &str) -> Diagnostic {
+    Diagnostic::error(Code::ProposalNotAdditive, file, what.to_string())
+        .help("give the case those members, with the values the rule gives them, as the block's other cases have them")
+}
+
 /// The proposal's case `id` of `section` (in `file`) kills no mutant.
 pub(crate) fn added_case_kills_no_mutant(file: &str, section: &str, id: &str) -> Diagnostic {
     Diagnostic::note(

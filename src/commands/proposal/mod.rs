@@ -161,7 +161,10 @@ pub fn validate(suite: &Path, proposal: &Path) -> Result<Report> {
 }
 
 fn not_additive(change: &Change) -> Diagnostic {
-    let mut d = findings::not_additive(change.file.clone(), &change.message);
+    let mut d = match change.code {
+        ChangeCode::CaseLacksMember => findings::lacks_member(change.file.clone(), &change.message),
+        _ => findings::not_additive(change.file.clone(), &change.message),
+    };
     d.pointer = change.pointer.clone();
     if let (Some(s), Some(c)) = (&change.section, &change.case) {
         d = d.case(s, c);

@@ -11,6 +11,7 @@
 //! which `suite/` holds until the proposal is adopted): the next minor release is 1.9.0, the next
 //! patch 1.8.1, the next major 2.0.0 (the constants below).
 
+mod shape;
 mod suites;
 
 use std::fs;

@@ -8,6 +8,7 @@ bqsuite_core::finding_codes! {
     pub enum Code {
         CaseAdded = "case-added",
         CaseExtended = "case-extended",
+        CaseLacksMember = "case-lacks-member",
         CaseRemoved = "case-removed",
         CaseChanged = "case-changed",
         SectionAdded = "section-added",
@@ -72,6 +73,7 @@ impl Code {
             | Code::FixtureRemoved
             | Code::SchemaRemoved => Effect::Removed,
             Code::CaseChanged
+            | Code::CaseLacksMember
             | Code::SectionChanged
             | Code::ScopeChanged
             | Code::ExceptionChanged

@@ -16,6 +16,9 @@
 //!   `case-extended` (minor): by the spec's "Unknown case fields are ignored", a runner of OLD's
 //!   version reads the case exactly as before. A gained field that OLD's runners may already know
 //!   (some case of the section had it) changes the case (major).
+//! - A case added without a member that every case of its block had in OLD is
+//!   `case-lacks-member` (major): a runner of OLD's version reads that member and fails (the
+//!   `shape` module).
 //! - **Metadata** (top-level `schema_version`, `conformance_version`, `description`, `sections`,
 //!   `exceptions`): adding a key is additive (minor), removing one needs major, a changed
 //!   `schema_version` needs major. The value of `conformance_version` is the version itself and
@@ -95,6 +98,7 @@ mod described;
 mod files;
 mod metadata;
 mod sections;
+mod shape;
 
 use cosmetic::*;
 use described::*;

@@ -394,6 +394,7 @@ pub(super) fn compare_section(
     for (key, new_case) in &new_cases {
         let Some(old_case) = old_by_key.get(key) else {
             out.push(case_added(section, key, new_case));
+            out.extend(super::shape::lacking(section, key, new_case, &old_cases));
             continue;
         };
         let mut inherited = section_inherited.clone();
