@@ -286,6 +286,49 @@ fn a_change_that_is_not_additive_is_refused_under_a_minor_version_and_adopted_un
 }
 
 #[test]
+fn a_case_without_a_member_its_block_always_has_is_refused_with_the_members_to_add() {
+    let repo = Repo::new();
+    // A copy of the suite's first kafka reconciliation case without `expected_attempts`, which
+    // every case of that sub-block carries.
+    let suite = repo.read_json("suite/manifest.json");
+    let mut case = suite["kafka"]["attempts_reconciliation"]["cases"][0].clone();
+    case["name"] = json!("adopt-test-no-expected-attempts");
+    case.as_object_mut().unwrap().remove("expected_attempts");
+    repo.edit("proposal/manifest.json", |m| {
+        let section = m
+            .as_object_mut()
+            .unwrap()
+            .entry("kafka")
+            .or_insert_with(|| json!({}));
+        let block = section
+            .as_object_mut()
+            .unwrap()
+            .entry("attempts_reconciliation")
+            .or_insert_with(|| json!({"cases": []}));
+        block["cases"].as_array_mut().unwrap().push(case);
+    });
+    let before = snapshot(&repo.path(""));
+    let (exit, doc) = repo.json(&["adopt", &repo.bumped("minor")]);
+    assert_eq!(exit, 1, "{doc:#}");
+    assert_untouched(&repo.path(""), &before, "something was written");
+    let refusals = findings(&doc, "adopt-not-additive");
+    let d = refusals
+        .iter()
+        .find(|d| d["case"] == "attempts_reconciliation/adopt-test-no-expected-attempts")
+        .unwrap_or_else(|| panic!("{doc:#}"));
+    assert_eq!(d["file"], "proposal/manifest.json");
+    assert!(
+        d["message"]
+            .as_str()
+            .unwrap()
+            .contains("lacks `expected_attempts`"),
+        "{d:#}"
+    );
+    let help = d["help"].as_str().unwrap();
+    assert!(help.contains("give the case those members"), "{help}");
+}
+
+#[test]
 fn a_version_that_is_not_semver_not_greater_or_short_of_the_bump_is_refused() {
     let repo = Repo::new();
     repo.propose_case();

@@ -79,6 +79,20 @@ pub(crate) fn not_additive(file: String, what: &str, described: &str, retry: &st
     ))
 }
 
+/// A case the proposal adds lacks members that the suite's cases of its block all carry (`what`
+/// names them), which only a major release may do, and the step to VERSION is `described`.
+pub(crate) fn lacks_member(file: String, what: &str, described: &str, retry: &str) -> Diagnostic {
+    Diagnostic::error(
+        Code::AdoptNotAdditive,
+        file,
+        format!("{what}; only a major release may do that, and {described}"),
+    )
+    .help(format!(
+        "give the case those members in the proposal, as the block's other cases have them, or \
+         adopt it as a major release: `{retry}`"
+    ))
+}
+
 /// The proposal's fixture `file` would be adopted as `adopted`, a name `taken_by` already has.
 pub(crate) fn fixture_name_taken(
     file: String,

@@ -12,7 +12,7 @@ use bqsuite_core::diag::{Diagnostic, Report, joined, plural};
 use bqsuite_core::index::CaseIndex;
 use bqsuite_core::shell::{arg, quote};
 use bqsuite_suite::classify::version::{self, Bump, Step};
-use bqsuite_suite::classify::{self, Change};
+use bqsuite_suite::classify::{self, Change, Code as ChangeCode};
 use bqsuite_suite::kind::Kind;
 use bqsuite_suite::load::VERSION_FILE;
 
@@ -68,8 +68,11 @@ impl Run<'_> {
             .iter()
             .filter(|c| c.bump == Bump::Major)
             .map(|c| {
-                let mut d =
-                    findings::not_additive(c.file.clone(), &c.message, &described, &retry(needed));
+                let write = match c.code {
+                    ChangeCode::CaseLacksMember => findings::lacks_member,
+                    _ => findings::not_additive,
+                };
+                let mut d = write(c.file.clone(), &c.message, &described, &retry(needed));
                 d.pointer = c.pointer.clone();
                 if let (Some(s), Some(id)) = (&c.section, &c.case) {
                     d = d.case(s, id);
