@@ -5,7 +5,8 @@
 //!   clone of this repository holds (`suite/`, `sbp-suite/` and their `LICENSE-*`, `proposal/`, `examples/`, the real releases
 //!   under `tests/data/real-releases/`), with the built bqsuite first on PATH; the blocks of one
 //!   page run in order in the same directory, each under `sh -e`;
-//! * `<!-- shell: network -->`: it downloads from GitHub (a release, the installer, a crate);
+//! * `<!-- shell: network -->`: it downloads (a release, the installer or a crate from GitHub, an
+//!   SDK from PyPI);
 //! * `<!-- shell: ci -->`: this repository's own set-up and test commands, which CI runs
 //!   (`.ci/run`, and `tests/cli/docs/links.rs` checks they are the ones it runs).
 //!
