@@ -288,25 +288,11 @@ fn a_change_that_is_not_additive_is_refused_under_a_minor_version_and_adopted_un
 #[test]
 fn a_case_without_a_member_its_block_always_has_is_refused_with_the_members_to_add() {
     let repo = Repo::new();
-    // A copy of the suite's first kafka reconciliation case without `expected_attempts`, which
-    // every case of that sub-block carries.
-    let suite = repo.read_json("suite/manifest.json");
-    let mut case = suite["kafka"]["attempts_reconciliation"]["cases"][0].clone();
-    case["name"] = json!("adopt-test-no-expected-attempts");
-    case.as_object_mut().unwrap().remove("expected_attempts");
-    repo.edit("proposal/manifest.json", |m| {
-        let section = m
-            .as_object_mut()
-            .unwrap()
-            .entry("kafka")
-            .or_insert_with(|| json!({}));
-        let block = section
-            .as_object_mut()
-            .unwrap()
-            .entry("attempts_reconciliation")
-            .or_insert_with(|| json!({"cases": []}));
-        block["cases"].as_array_mut().unwrap().push(case);
-    });
+    // Without `expected_attempts`, which every case of that sub-block carries.
+    repo.propose_reconciliation_case_without(
+        "adopt-test-no-expected-attempts",
+        "expected_attempts",
+    );
     let before = snapshot(&repo.path(""));
     let (exit, doc) = repo.json(&["adopt", &repo.bumped("minor")]);
     assert_eq!(exit, 1, "{doc:#}");

@@ -15,22 +15,6 @@ use serde_json::{Value, json};
 
 use crate::kit::*;
 
-/// The cases the proposal adds to the `attempts_reconciliation` sub-block of `kafka`, the
-/// sub-block (and the section) created when the proposal has none. Each test adds its own cases,
-/// so that none depends on what the project's proposal holds today (`bqsuite adopt` empties it).
-fn kafka_reconciliation(m: &mut Value) -> &mut Vec<Value> {
-    m.as_object_mut()
-        .unwrap()
-        .entry("kafka")
-        .or_insert_with(|| json!({}))
-        .as_object_mut()
-        .unwrap()
-        .entry("attempts_reconciliation")
-        .or_insert_with(|| json!({"cases": []}))["cases"]
-        .as_array_mut()
-        .unwrap()
-}
-
 /// The index of the suite's case `name` in `kafka.attempts_reconciliation`.
 fn suite_reconciliation_index(repo: &Repo, name: &str) -> usize {
     let suite = repo.read_json("suite/manifest.json");
@@ -340,18 +324,9 @@ fn an_added_case_that_kills_no_mutant_is_a_note_and_the_run_still_passes() {
 #[test]
 fn a_proposal_case_without_a_member_its_block_always_has_is_not_additive() {
     let repo = Repo::new();
-    // A copy of the suite's first kafka reconciliation case without `expected_attempts`, which
-    // every case of that sub-block carries: a runner of the release reads it and fails.
-    let suite = repo.read_json("suite/manifest.json");
-    let mut case = suite["kafka"]["attempts_reconciliation"]["cases"][0].clone();
-    case["name"] = json!("no-expected-attempts");
-    case.as_object_mut().unwrap().remove("expected_attempts");
-    let mut at = 0;
-    repo.edit("proposal/manifest.json", |m| {
-        let cases = kafka_reconciliation(m);
-        at = cases.len();
-        cases.push(case);
-    });
+    // Without `expected_attempts`, which every case of that sub-block carries: a runner of the
+    // release reads it and fails.
+    let at = repo.propose_reconciliation_case_without("no-expected-attempts", "expected_attempts");
     let (exit, doc) = repo.json(&VALIDATE);
     assert_eq!(exit, 1, "{doc:#}");
     assert_eq!(doc["data"]["proposal"]["additive"], false, "{doc:#}");

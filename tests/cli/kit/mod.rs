@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-pub use repo::{ADOPTED_FIXTURE, PROPOSED_CASE, PROPOSED_FIXTURE, Repo};
+pub use repo::{ADOPTED_FIXTURE, PROPOSED_CASE, PROPOSED_FIXTURE, Repo, kafka_reconciliation};
 pub use run::*;
 pub use suite::*;
 

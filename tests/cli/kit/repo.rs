@@ -102,6 +102,23 @@ impl Repo {
         }
     }
 
+    /// Adds to the proposal's `kafka.attempts_reconciliation` a copy of the suite's first case of
+    /// that sub-block, named `name`, without its member `member`; returns the case's index among
+    /// the proposal's cases of the sub-block.
+    pub fn propose_reconciliation_case_without(&self, name: &str, member: &str) -> usize {
+        let suite = self.read_json("suite/manifest.json");
+        let mut case = suite["kafka"]["attempts_reconciliation"]["cases"][0].clone();
+        case["name"] = json!(name);
+        case.as_object_mut().unwrap().remove(member);
+        let mut at = 0;
+        self.edit("proposal/manifest.json", |m| {
+            let cases = kafka_reconciliation(m);
+            at = cases.len();
+            cases.push(case);
+        });
+        at
+    }
+
     /// Adds to the proposal a case of `job_type` that reads a fixture of its own
     /// ([`PROPOSED_CASE`], [`PROPOSED_FIXTURE`]): a copy of the suite's first `job_type` case and
     /// its fixture, so that a test does not depend on what the project's proposal holds.
@@ -126,4 +143,20 @@ impl Repo {
             section["cases"].as_array_mut().unwrap().push(case);
         });
     }
+}
+
+/// The cases the proposal adds to the `attempts_reconciliation` sub-block of `kafka`, the
+/// sub-block (and the section) created when the proposal has none. Each test adds its own cases,
+/// so that none depends on what the project's proposal holds today (`bqsuite adopt` empties it).
+pub fn kafka_reconciliation(m: &mut Value) -> &mut Vec<Value> {
+    m.as_object_mut()
+        .unwrap()
+        .entry("kafka")
+        .or_insert_with(|| json!({}))
+        .as_object_mut()
+        .unwrap()
+        .entry("attempts_reconciliation")
+        .or_insert_with(|| json!({"cases": []}))["cases"]
+        .as_array_mut()
+        .unwrap()
 }
