@@ -10,7 +10,6 @@
 
 use std::fs;
 
-use bqsuite_core::ids::section_cases;
 use serde_json::{Value, json};
 
 use crate::kit::*;
@@ -189,13 +188,12 @@ fn a_proposal_case_repeating_a_released_id_is_a_conflict_naming_both_places() {
 fn added_cases(repo: &Repo) -> Vec<(String, String)> {
     let text = fs::read_to_string(repo.path("proposal/manifest.json")).unwrap();
     let overlay: Value = serde_json::from_str(&text).unwrap();
-    let mut out = Vec::new();
-    for (section, block) in overlay.as_object().unwrap() {
-        for c in section_cases(section, block) {
-            out.push((section.clone(), c.id));
-        }
-    }
-    out
+    // Read as a manifest is: the `sections` map (a new section's scope) holds no case.
+    bqsuite_core::index::CaseIndex::new(&overlay)
+        .cases
+        .iter()
+        .map(|c| (c.section.clone(), c.id.clone()))
+        .collect()
 }
 
 #[test]

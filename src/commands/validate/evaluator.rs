@@ -31,7 +31,11 @@ impl Counts {
 }
 
 /// Sections whose verdicts come from a JSON Schema validator rather than the envelope model.
-const PAYLOAD_SECTIONS: [&str; 2] = ["payload_schema", "payload_schema_unicode"];
+const PAYLOAD_SECTIONS: [&str; 3] = [
+    "payload_schema",
+    "payload_schema_unicode",
+    "payload_schema_types",
+];
 
 /// Turns the evaluator's outcomes (every case's, in manifest order) into findings.
 pub fn check(

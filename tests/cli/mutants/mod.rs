@@ -22,7 +22,6 @@ mod thin;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use bqsuite_core::ids::section_cases;
 use bqsuite_core::index::CaseIndex;
 use bqsuite_eval::mutants::assess::{Assessment, assess};
 use bqsuite_eval::mutants::{self, catalogue};
@@ -117,13 +116,8 @@ fn with_proposal() -> (Value, BTreeMap<String, String>) {
 fn proposal_cases() -> BTreeSet<(String, String)> {
     let path = root().join("proposal/manifest.json");
     let overlay: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let mut out = BTreeSet::new();
-    for (section, block) in overlay.as_object().unwrap() {
-        for c in section_cases(section, block) {
-            out.insert((section.clone(), c.id));
-        }
-    }
-    out
+    // Read as a manifest is: the `sections` map (a new section's scope) holds no case.
+    case_ids(&overlay)
 }
 
 /// The ids (`section`, case id) of the cases of `manifest`.

@@ -296,7 +296,8 @@ pub fn unknown_sub_key(case: &CaseRef<'_>, section: &str) -> Verdict {
     malformed_at(case.pointer.clone(), message)
 }
 
-/// Runs one case of a payload-schema section (`payload_schema`, `payload_schema_unicode`):
+/// Runs one case of a payload-schema section (`payload_schema`, `payload_schema_unicode`,
+/// `payload_schema_types`):
 /// `data` validated against the section-level draft-07 `schema` must give `valid`.
 pub fn run_payload_schema(case: &CaseRef<'_>, section_block: &Value, section: &str) -> Verdict {
     match case.sub_key {

@@ -11,6 +11,7 @@ use super::info::MutantInfo;
 use crate::switch::Mutant;
 
 const PAYLOAD: &[&str] = &["payload_schema"];
+const TYPES: &[&str] = &["payload_schema_types"];
 
 pub const MUTANTS: &[MutantInfo] = &[
     // SURVIVES the real 1.8.0 suite: killed by the proposal/manifest.json case
@@ -81,6 +82,39 @@ pub const MUTANTS: &[MutantInfo] = &[
         habit: "a draft-03 engine, where required is a boolean inside each property and the array form means nothing",
         sections: PAYLOAD,
     },
+    // SURVIVES the real 1.8.0 suite (its only enum holds strings): killed by the
+    // proposal/manifest.json cases `payload_schema_types/boolean-true-is-not-enum-1`,
+    // `boolean-false-is-not-enum-0` and `boolean-true-is-not-const-1`.
+    MutantInfo {
+        mutant: Mutant::SchemaEnumPythonEquality,
+        id: "schema-enum-python-equality",
+        family: "schema-engine",
+        rule: "enum and const compare as JSON: true is not 1 and false is not 0",
+        habit: "value in schema[\"enum\"] or value == schema[\"const\"] in Python, where True == 1",
+        sections: TYPES,
+    },
+    // SURVIVES the real 1.8.0 suite: killed by the proposal/manifest.json cases of
+    // `payload_schema_types` that give a boolean or the text "1" for a number.
+    MutantInfo {
+        mutant: Mutant::SchemaEnumPhpLoose,
+        id: "schema-enum-php-loose",
+        family: "schema-engine",
+        rule: "enum and const compare as JSON: neither \"1\" nor true is 1",
+        habit: "in_array($value, $enum) without strict, or $value == $const, in PHP",
+        sections: TYPES,
+    },
+    // SURVIVES the real 1.8.0 suite (its required order_id rejects every empty value anyway):
+    // killed by the proposal/manifest.json cases `payload_schema_types/zero-and-empty-text-are-present`
+    // and `null-is-present`, and in payload_schema by `null-amount-is-not-a-number` (a null amount
+    // read as absent is no longer of the wrong type).
+    MutantInfo {
+        mutant: Mutant::SchemaRequiredPhpEmpty,
+        id: "schema-required-php-empty",
+        family: "schema-engine",
+        rule: "required asks only whether a member is present: 0, \"\" and null are present",
+        habit: "!empty($data[$name]) (or JavaScript's !data[name]) as the presence test",
+        sections: &["payload_schema", "payload_schema_types"],
+    },
 ];
 
 #[cfg(test)]
@@ -123,6 +157,26 @@ mod tests {
                 Mutant::SchemaNumberRejectsIntegers,
                 "payload_schema",
                 "integer-amount-is-a-number",
+            ),
+            (
+                Mutant::SchemaEnumPythonEquality,
+                "payload_schema_types",
+                "boolean-true-is-not-enum-1",
+            ),
+            (
+                Mutant::SchemaEnumPhpLoose,
+                "payload_schema_types",
+                "text-one-is-not-enum-1",
+            ),
+            (
+                Mutant::SchemaRequiredPhpEmpty,
+                "payload_schema_types",
+                "zero-and-empty-text-are-present",
+            ),
+            (
+                Mutant::SchemaRequiredPhpEmpty,
+                "payload_schema",
+                "null-amount-is-not-a-number",
             ),
         ],
         separates: &[],

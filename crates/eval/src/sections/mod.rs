@@ -15,6 +15,7 @@ pub mod identity_verdict;
 pub mod job_type;
 pub mod kafka_poison;
 pub mod payload_schema;
+pub mod payload_schema_types;
 pub mod payload_schema_unicode;
 pub mod poison_dlq;
 pub mod pulsar_exhaustion;
@@ -36,7 +37,7 @@ use bqsuite_core::ids::CaseRef;
 pub type Runner = fn(&CaseRef<'_>, &Value, &dyn FixtureSource) -> Verdict;
 
 /// Every section the reference evaluator knows, with its runner.
-pub const RUNNERS: [(&str, Runner); 32] = [
+pub const RUNNERS: [(&str, Runner); 33] = [
     ("cases", cases::run),
     ("idempotency", idempotency::run),
     ("sqs", broker::run),
@@ -48,6 +49,7 @@ pub const RUNNERS: [(&str, Runner); 32] = [
     ("rabbitmq", broker::run),
     ("payload_schema", payload_schema::run),
     ("payload_schema_unicode", payload_schema_unicode::run),
+    ("payload_schema_types", payload_schema_types::run),
     ("roundtrip", roundtrip::run),
     ("data_shape", data_shape::run),
     ("forbidden_keys", forbidden_keys::run),

@@ -40,10 +40,66 @@ pub fn schema(schema: &Value) -> Option<Value> {
         }
     } else if on(Mutant::SchemaDraft3RequiredIgnored) {
         |key, value| (key == "required" && value.is_array()).then(Vec::new)
+    } else if on(Mutant::SchemaEnumPythonEquality) {
+        |key, value| loosened(key, value, python_equals)
+    } else if on(Mutant::SchemaEnumPhpLoose) {
+        |key, value| loosened(key, value, php_equals)
     } else {
         return None;
     };
     Some(rewritten(schema, rewrite))
+}
+
+/// An `enum` or `const` member as an engine whose equality also holds for `also(v)` of each
+/// listed value `v` reads it: an `enum` of the listed values and those (`None`: another member).
+fn loosened(
+    key: &str,
+    value: &Value,
+    also: fn(&Value) -> Vec<Value>,
+) -> Option<Vec<(String, Value)>> {
+    let listed: Vec<Value> = match key {
+        "enum" => value.as_array()?.clone(),
+        "const" => vec![value.clone()],
+        _ => return None,
+    };
+    let mut held = listed.clone();
+    for v in &listed {
+        for extra in also(v) {
+            if !held.contains(&extra) {
+                held.push(extra);
+            }
+        }
+    }
+    Some(vec![("enum".to_owned(), Value::Array(held))])
+}
+
+/// What Python's `==` also takes for `v`: `True == 1`, `False == 0`.
+fn python_equals(v: &Value) -> Vec<Value> {
+    match v.as_f64() {
+        Some(1.0) => vec![Value::Bool(true)],
+        Some(0.0) => vec![Value::Bool(false)],
+        _ => Vec::new(),
+    }
+}
+
+/// What PHP 8's `==` (and `in_array` without strict) also takes for `v`: a number's decimal
+/// text and the boolean of its truthiness, a numeric text's number, and `true` for any text
+/// that is not empty or `"0"`.
+fn php_equals(v: &Value) -> Vec<Value> {
+    match v {
+        Value::Number(n) => {
+            let x = n.as_f64().unwrap_or(f64::NAN);
+            vec![Value::String(n.to_string()), Value::Bool(x != 0.0)]
+        }
+        Value::String(s) => {
+            let mut out = vec![Value::Bool(!s.is_empty() && s != "0")];
+            if let Ok(x) = s.trim().parse::<i64>() {
+                out.push(Value::from(x));
+            }
+            out
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// `value` with every member of every object passed through `rewrite` (`None`: kept as is,
@@ -81,6 +137,18 @@ pub fn data(data: &Value) -> Option<Value> {
                 Value::Number(Number::from_f64(number)?)
             })
         }
+    } else if on(Mutant::SchemaRequiredPhpEmpty) {
+        // `!empty($data[$name])` as the presence test: a member holding a value PHP calls
+        // empty is as good as absent.
+        |v| {
+            let map = v.as_object()?;
+            Some(Value::Object(
+                map.iter()
+                    .filter(|(_, m)| !php_empty(m))
+                    .map(|(k, m)| (k.clone(), m.clone()))
+                    .collect(),
+            ))
+        }
     } else if on(Mutant::SchemaIntegralFloatNotInteger) {
         // A number written as a float (`1042.0`) is not an integer to this engine: moved off
         // the whole number by a half, it stays a number on the same side of a whole bound.
@@ -96,6 +164,18 @@ pub fn data(data: &Value) -> Option<Value> {
         return None;
     };
     Some(reread(data, read))
+}
+
+/// PHP's `empty()`: null, false, 0, 0.0, `""`, `"0"` and an empty array.
+fn php_empty(v: &Value) -> bool {
+    match v {
+        Value::Null => true,
+        Value::Bool(b) => !b,
+        Value::Number(n) => n.as_f64() == Some(0.0),
+        Value::String(s) => s.is_empty() || s == "0",
+        Value::Array(a) => a.is_empty(),
+        Value::Object(_) => false,
+    }
 }
 
 fn reread(value: &Value, read: fn(&Value) -> Option<Value>) -> Value {
@@ -147,7 +227,32 @@ mod tests {
     }
 
     #[test]
+    fn loose_equality_widens_enum_and_const() {
+        let types = json!({"properties": {
+            "priority": {"enum": [0, 1, 2]}, "flag": {"const": 1}, "c": {"enum": ["USD"]}}});
+        let s = with_mutant(Mutant::SchemaEnumPythonEquality, || schema(&types).unwrap());
+        assert_eq!(
+            s["properties"]["priority"]["enum"],
+            json!([0, 1, 2, false, true])
+        );
+        assert_eq!(s["properties"]["flag"], json!({"enum": [1, true]}));
+        assert_eq!(s["properties"]["c"]["enum"], json!(["USD"]));
+        let s = with_mutant(Mutant::SchemaEnumPhpLoose, || schema(&types).unwrap());
+        assert_eq!(
+            s["properties"]["priority"]["enum"],
+            json!([0, 1, 2, "0", false, "1", true, "2"])
+        );
+        assert_eq!(s["properties"]["c"]["enum"], json!(["USD", true]));
+    }
+
+    #[test]
     fn the_data_variations() {
+        assert_eq!(
+            with_mutant(Mutant::SchemaRequiredPhpEmpty, || data(
+                &json!({"a": 0, "b": "", "c": null, "d": "0", "e": "x", "f": [], "g": 2})
+            )),
+            Some(json!({"e": "x", "g": 2}))
+        );
         let at = |m: Mutant, d: Value| with_mutant(m, || data(&d).expect("reread"));
         assert_eq!(
             at(
