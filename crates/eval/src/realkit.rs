@@ -78,6 +78,16 @@ pub fn is_expectation(field: &str) -> bool {
     field == "valid" || field.starts_with("expect")
 }
 
+/// Like [`is_expectation`], counting also the fields a broker binding's projection cases state
+/// (`headers`, `record_timestamp`...), which the model derives and compares as they are.
+pub fn is_expectation_in(section: &str, field: &str) -> bool {
+    is_expectation(field)
+        || crate::bindings::broker_table::binding(section).is_some_and(|b| {
+            b.projection.iter().any(|p| p.field == field)
+                || b.native_time.is_some_and(|t| t.field == field)
+        })
+}
+
 /// For every case of `section` in the real release `version` and every expectation field of it,
 /// changes the field's first leaf to another plausible value (see [`flip`]) and checks that the
 /// runner reports a mismatch whose pointer lies inside that case. Returns the flips made.

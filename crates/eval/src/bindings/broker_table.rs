@@ -2,7 +2,9 @@
 //! `artemis`, `rabbitmq`), naming everything the binding runners need to know about it:
 //!
 //! - which sub-key holds the produce-side projection and which case fields it fills, each
-//!   derived from the envelope by a function of [`super::projection`];
+//!   derived from the envelope by a function of [`super::projection`]; which sub-key holds the
+//!   same projection over several envelopes, one per case, and the native time (Kafka's record
+//!   timestamp, Artemis's creation-time) only those cases state;
 //! - how the consume-side reconciliation reads the native counter: the case field, its JSON
 //!   typing, the counter's base (1 for a 1-based counter, whose first delivery reads 1) and
 //!   whether the counter is raised to the body's count or overrides it;
@@ -31,6 +33,17 @@ pub enum Shape {
 pub struct Projected {
     pub field: &'static str,
     pub shape: Shape,
+    pub derive: fn(&ProjectionSource) -> Value,
+}
+
+/// A native time the binding sets from `meta.created_at`, stated only by the cases of the
+/// envelopes sub-block (the single projection case of 1.8.0 does not state it).
+#[derive(Debug, Clone, Copy)]
+pub struct NativeTime {
+    /// The case field (an integer of Unix milliseconds).
+    pub field: &'static str,
+    /// Whether every case states it; when not, a case that leaves it out does not assert it.
+    pub required: bool,
     pub derive: fn(&ProjectionSource) -> Value,
 }
 
@@ -116,6 +129,10 @@ pub struct BrokerBinding {
     /// The sub-key that holds the produce-side projection.
     pub projection_key: &'static str,
     pub projection: &'static [Projected],
+    /// The sub-key whose `cases` each name an envelope and state its projection.
+    pub envelopes_key: &'static str,
+    /// The native time those cases state, on the bindings that set one.
+    pub native_time: Option<NativeTime>,
     pub reconciliation: Option<CounterRule>,
     pub gate: Option<GateSpec>,
     pub settle: Option<SettleRule>,
@@ -144,6 +161,8 @@ pub const BINDINGS: [BrokerBinding; 6] = [
             shape: Shape::Map,
             derive: |s| Value::Object(projection::sqs_message_attributes(s)),
         }],
+        envelopes_key: "attribute_projection_envelopes",
+        native_time: None,
         reconciliation: Some(CounterRule {
             field: "approximate_receive_count",
             typing: CounterTyping::TextOrNull,
@@ -171,6 +190,8 @@ pub const BINDINGS: [BrokerBinding; 6] = [
                 derive: |s| Value::Object(projection::asb_application_properties(s)),
             },
         ],
+        envelopes_key: "property_projection_envelopes",
+        native_time: None,
         reconciliation: Some(CounterRule {
             field: "delivery_count",
             typing: CounterTyping::Count,
@@ -195,6 +216,8 @@ pub const BINDINGS: [BrokerBinding; 6] = [
             shape: Shape::Map,
             derive: |s| Value::Object(projection::pulsar_properties(s)),
         }],
+        envelopes_key: "property_projection_envelopes",
+        native_time: None,
         reconciliation: Some(PULSAR_COUNTER),
         gate: Some(HYPHEN_GATE),
         settle: Some(SettleRule {
@@ -210,6 +233,12 @@ pub const BINDINGS: [BrokerBinding; 6] = [
             shape: Shape::Map,
             derive: |s| Value::Object(projection::kafka_headers(s)),
         }],
+        envelopes_key: "property_projection_envelopes",
+        native_time: Some(NativeTime {
+            field: "record_timestamp",
+            required: false,
+            derive: |s| Value::Number(projection::kafka_record_timestamp(s)),
+        }),
         reconciliation: Some(CounterRule {
             field: "header_attempts",
             typing: CounterTyping::CountOrNull,
@@ -251,6 +280,12 @@ pub const BINDINGS: [BrokerBinding; 6] = [
                 derive: |s| Value::Object(projection::artemis_projection(s).properties),
             },
         ],
+        envelopes_key: "property_projection_envelopes",
+        native_time: Some(NativeTime {
+            field: "creation_time",
+            required: true,
+            derive: |s| Value::Number(projection::artemis_projection(s).creation_time),
+        }),
         reconciliation: Some(CounterRule {
             field: "delivery_count",
             typing: CounterTyping::Count,
@@ -282,6 +317,8 @@ pub const BINDINGS: [BrokerBinding; 6] = [
                 derive: |s| Value::Object(projection::rabbitmq_projection(s).headers),
             },
         ],
+        envelopes_key: "property_projection_envelopes",
+        native_time: None,
         // Consume-side attempts are runtime-specific on RabbitMQ; no gate table either.
         reconciliation: None,
         gate: None,
@@ -335,6 +372,21 @@ mod tests {
         }
         assert!(settle_binding("version_gate_kafka").is_none());
         assert!(settle_binding("sqs").is_none());
+    }
+
+    #[test]
+    fn the_envelopes_sub_key_follows_the_projection_key() {
+        for b in &BINDINGS {
+            assert_eq!(b.envelopes_key, format!("{}_envelopes", b.projection_key));
+        }
+        let timed: Vec<(&str, &str)> = BINDINGS
+            .iter()
+            .filter_map(|b| b.native_time.map(|t| (b.section, t.field)))
+            .collect();
+        assert_eq!(
+            timed,
+            [("kafka", "record_timestamp"), ("artemis", "creation_time")]
+        );
     }
 
     #[test]

@@ -8,7 +8,9 @@
 //! - SQS wraps each value as `{DataType, StringValue}` (String for ids/strings, Number for
 //!   counters); Pulsar properties and Kafka headers are strings (numbers stringified); ASB
 //!   application properties and RabbitMQ headers keep native numbers; Artemis carries the URN and
-//!   trace_id in JMS-native slots and string-valued `bq_` properties.
+//!   trace_id in JMS-native slots and string-valued `bq_` properties;
+//! - the native times are `meta.created_at` as it is, 0 (the epoch) included: Kafka's record
+//!   timestamp and Artemis's creation-time, both Unix milliseconds.
 
 use std::fmt;
 
@@ -144,10 +146,11 @@ impl ProjectionSource {
     }
 }
 
-/// `meta.created_at` as the projections write it (a mutant may move it to seconds).
+/// `meta.created_at` as the projections write it (a mutant may move it to seconds, or through
+/// 32-bit seconds).
 fn projected_created_at(created_at: Number) -> Number {
     match created_at.as_u64() {
-        Some(ms) => Number::from(crate::switch::jvm_dotnet::projected_created_at(ms)),
+        Some(ms) => crate::switch::jvm_dotnet::projected_created_at(ms),
         None => created_at,
     }
 }
@@ -175,7 +178,7 @@ fn sqs_attribute(data_type: &str, value: String) -> Value {
 
 /// SQS `MessageAttributes`.
 pub fn sqs_message_attributes(source: &ProjectionSource) -> Map<String, Value> {
-    mutant::sqs(map_of([
+    let attributes = map_of([
         ("bq-job", sqs_attribute("String", source.urn.clone())),
         (
             "bq-trace-id",
@@ -197,7 +200,8 @@ pub fn sqs_message_attributes(source: &ProjectionSource) -> Map<String, Value> {
             "bq-created-at",
             sqs_attribute("Number", source.created_at.to_string()),
         ),
-    ]))
+    ]);
+    mutant::sqs(mutant::created_at_kept(attributes, &source.created_at))
 }
 
 /// ASB native message fields (`subject`, `correlation_id`, `message_id`, `content_type`).
@@ -212,14 +216,15 @@ pub fn asb_message(source: &ProjectionSource) -> Map<String, Value> {
 
 /// ASB `ApplicationProperties`, AMQP-typed (numbers stay numbers).
 pub fn asb_application_properties(source: &ProjectionSource) -> Map<String, Value> {
-    mutant::asb(map_of([
+    let properties = map_of([
         (
             "bq-schema-version",
             Value::Number(source.schema_version.clone()),
         ),
         ("bq-source-lang", Value::String(source.lang.clone())),
         ("bq-created-at", Value::Number(source.created_at.clone())),
-    ]))
+    ]);
+    mutant::asb(mutant::created_at_kept(properties, &source.created_at))
 }
 
 /// The string-valued `bq-` set shared by Pulsar properties and Kafka headers.
@@ -247,6 +252,11 @@ pub fn kafka_headers(source: &ProjectionSource) -> Map<String, Value> {
     bq_string_properties(source)
 }
 
+/// The Kafka record timestamp: `meta.created_at`, Unix milliseconds.
+pub fn kafka_record_timestamp(source: &ProjectionSource) -> Number {
+    mutant::kafka_record_timestamp(source.created_at.clone())
+}
+
 /// The Artemis (AMQP 1.0 / JMS) projection.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ArtemisProjection {
@@ -272,7 +282,7 @@ pub fn artemis_projection(source: &ProjectionSource) -> ArtemisProjection {
         correlation_id: crate::switch::copied::correlation_id(&source.trace_id, &source.message_id)
             .to_owned(),
         message_id: source.message_id.clone(),
-        creation_time: source.created_at.clone(),
+        creation_time: mutant::artemis_creation_time(source.created_at.clone()),
         properties: mutant::artemis(map_of([
             (
                 "bq_schema_version",
@@ -368,6 +378,26 @@ mod tests {
         let r = rabbitmq_projection(&s);
         assert_eq!(r.headers["x-attempts"], json!(0));
         assert_eq!(r.properties["type"], json!("urn:babel:orders:created"));
+    }
+
+    #[test]
+    fn native_times_and_bq_created_at_mirror_created_at_zero_included() {
+        let mut env = order_created();
+        env["meta"]["created_at"] = json!(0);
+        let s = ProjectionSource::from_envelope(&env).expect("projects");
+        assert_eq!(kafka_record_timestamp(&s), Number::from(0_u64));
+        assert_eq!(artemis_projection(&s).creation_time, Number::from(0_u64));
+        assert_eq!(
+            sqs_message_attributes(&s)["bq-created-at"],
+            json!({ "DataType": "Number", "StringValue": "0" })
+        );
+        assert_eq!(asb_application_properties(&s)["bq-created-at"], json!(0));
+        env["meta"]["created_at"] = json!(2_147_483_648_123_u64);
+        let s = ProjectionSource::from_envelope(&env).expect("projects");
+        assert_eq!(
+            kafka_record_timestamp(&s),
+            Number::from(2_147_483_648_123_u64)
+        );
     }
 
     #[test]

@@ -40,6 +40,16 @@ pub const MUTANTS: &[MutantInfo] = &[
         habit: "a seen-set built with StringComparer.OrdinalIgnoreCase, or a table with a case-insensitive collation",
         sections: &["idempotency"],
     },
+    // SURVIVES the real 1.8.0 suite (its created_at is before 2038): killed by the
+    // proposal/manifest.json cases `*_projection_envelopes/created-at-past-2038`.
+    MutantInfo {
+        mutant: Mutant::JvmCreatedAtInt32Seconds,
+        id: "jvm-created-at-int32-seconds",
+        family: "jvm-dotnet",
+        rule: "meta.created_at is projected in Unix ms as it is, past 2^31 seconds (2038-01-19) too",
+        habit: "carrying the time as int epoch seconds plus milliseconds ((int) (createdAt / 1000)), which wraps negative after 2038-01-19",
+        sections: &["sqs", "asb", "kafka", "artemis"],
+    },
     MutantInfo {
         mutant: Mutant::DotnetCreatedAtProjectedInSeconds,
         id: "dotnet-created-at-projected-in-seconds",
@@ -90,6 +100,26 @@ mod tests {
                 Mutant::JvmRedisScoreInt32,
                 "redis_delay",
                 "clock-past-2038-score-past-int32",
+            ),
+            (
+                Mutant::JvmCreatedAtInt32Seconds,
+                "sqs",
+                "attribute_projection_envelopes/created-at-past-2038",
+            ),
+            (
+                Mutant::JvmCreatedAtInt32Seconds,
+                "asb",
+                "property_projection_envelopes/created-at-past-2038",
+            ),
+            (
+                Mutant::JvmCreatedAtInt32Seconds,
+                "kafka",
+                "property_projection_envelopes/created-at-past-2038",
+            ),
+            (
+                Mutant::JvmCreatedAtInt32Seconds,
+                "artemis",
+                "property_projection_envelopes/created-at-past-2038",
             ),
             (
                 Mutant::DotnetIdempotencyStoreIgnoresCase,

@@ -233,7 +233,7 @@ pub(super) fn flipped_expectations_are_mismatches(cases: &[(&str, &str)]) {
             .iter()
             .find(|c| c.id == *name)
             .unwrap_or_else(|| panic!("no case {section}/{name}"));
-        for (field, field_ptr) in expectations(case.case, &case.pointer) {
+        for (field, field_ptr) in expectations(section, case.case, &case.pointer) {
             let (leaf, new) = realkit::flip(&manifest, section, &field, &field_ptr).expect("leaf");
             let mut changed = manifest.clone();
             *changed.pointer_mut(&leaf).expect("leaf exists") = new;
@@ -251,15 +251,15 @@ pub(super) fn flipped_expectations_are_mismatches(cases: &[(&str, &str)]) {
     assert!(flips >= cases.len());
 }
 
-/// `(field, pointer)` of every expectation of the case at `pointer`: its own expectation fields
-/// and those of each of its `steps`.
-fn expectations(case: &Value, pointer: &str) -> Vec<(String, String)> {
+/// `(field, pointer)` of every expectation of the case at `pointer` in `section`: its own
+/// expectation fields and those of each of its `steps`.
+fn expectations(section: &str, case: &Value, pointer: &str) -> Vec<(String, String)> {
     let own = |object: &Value, at: String| -> Vec<(String, String)> {
         object
             .as_object()
             .expect("object")
             .keys()
-            .filter(|k| realkit::is_expectation(k))
+            .filter(|k| realkit::is_expectation_in(section, k))
             .map(|k| (k.clone(), format!("{at}/{k}")))
             .collect()
     };

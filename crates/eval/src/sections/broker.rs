@@ -5,6 +5,9 @@
 //! - the projection sub-block (`attribute_projection` on SQS, `property_projection`
 //!   elsewhere): each listed field (a map, or a string on Artemis) equals what the binding
 //!   projects from `envelope_file`;
+//! - the envelopes sub-block (the projection key with `_envelopes`, from the proposal): each case
+//!   names its own `envelope_file` and states the same fields, plus the binding's native time
+//!   (Kafka `record_timestamp`, Artemis `creation_time`) where it has one;
 //! - `attempts_reconciliation`: `expected_attempts` is the body's `body_attempts` reconciled
 //!   with the native counter by the binding's counter rule;
 //! - `schema_version_gate` (from 1.2.0): see [`super::broker_gate`].
@@ -16,6 +19,7 @@ use crate::bindings::broker_table::{
     self, BrokerBinding, CounterRule, CounterTyping, GATE_KEY, RECONCILIATION_KEY, Shape,
 };
 use crate::bindings::harness::{self, uint, uint_or_null};
+use crate::bindings::projection::ProjectionSource;
 use crate::bindings::reconcile;
 use crate::case::{Case, Step, finish};
 use crate::outcome::{FixtureSource, Verdict};
@@ -40,6 +44,9 @@ pub fn run(case: &CaseRef<'_>, section_block: &Value, fixtures: &dyn FixtureSour
         Some(key) if key == binding.projection_key => {
             finish(projection_case(binding, case, section_block, fixtures))
         }
+        Some(key) if key == binding.envelopes_key => {
+            finish(envelope_case(binding, case, section_block, fixtures))
+        }
         Some(RECONCILIATION_KEY) => match binding.reconciliation {
             Some(rule) => finish(reconciliation_case(binding.section, &rule, case)),
             None => harness::unknown_sub_key(case, binding.section),
@@ -58,12 +65,42 @@ fn projection_case(
     section_block: &Value,
     fixtures: &dyn FixtureSource,
 ) -> Step<()> {
-    let c = Case::new(case);
     let source = harness::projection_source(case, section_block, fixtures)?;
+    compare_projection(binding, &Case::new(case), &source)
+}
+
+/// A case of the envelopes sub-block: the projection of the envelope the case itself names, and
+/// the native time the binding sets from `meta.created_at`.
+fn envelope_case(
+    binding: &BrokerBinding,
+    case: &CaseRef<'_>,
+    section_block: &Value,
+    fixtures: &dyn FixtureSource,
+) -> Step<()> {
+    let c = Case::new(case);
+    c.str("envelope_file")?;
+    let source = harness::projection_source(case, section_block, fixtures)?;
+    compare_projection(binding, &c, &source)?;
+    let Some(time) = binding.native_time else {
+        return Ok(());
+    };
+    if !time.required && c.get(time.field).is_none() {
+        return Ok(());
+    }
+    let expected = c.require(time.field)?;
+    uint(&c, time.field)?;
+    c.expect_eq(time.field, expected, &(time.derive)(&source))
+}
+
+fn compare_projection(
+    binding: &BrokerBinding,
+    c: &Case<'_>,
+    source: &ProjectionSource,
+) -> Step<()> {
     for projected in binding.projection {
-        let derived = (projected.derive)(&source);
+        let derived = (projected.derive)(source);
         match (projected.shape, &derived) {
-            (Shape::Map, Value::Object(map)) => harness::compare_map(&c, projected.field, map)?,
+            (Shape::Map, Value::Object(map)) => harness::compare_map(c, projected.field, map)?,
             _ => {
                 c.str(projected.field)?;
                 c.expect_eq(projected.field, c.require(projected.field)?, &derived)?;

@@ -204,3 +204,183 @@ mod gate {
         assert_eq!(out[3].1, Verdict::Pass);
     }
 }
+
+/// The envelopes sub-block (`<projection key>_envelopes`): one projection per case, each over the
+/// envelope the case names, with the binding's native time.
+mod envelopes {
+    use std::collections::BTreeMap;
+
+    use crate::bindings::broker_table::BINDINGS;
+    use crate::bindings::testutil::{
+        ORDER_CREATED, assert_malformed_at, assert_mismatch_at, assert_no_panic_on_junk, run_all,
+    };
+    use crate::outcome::Verdict;
+    use crate::realkit;
+    use crate::sections::broker::run;
+    use serde_json::{Value, json};
+
+    const ZERO: &str = "fixtures/zero.json";
+
+    /// order-created.json and a copy of it whose created_at and attempts are 0.
+    fn fixtures() -> BTreeMap<String, String> {
+        let zero = ORDER_CREATED.replace("1749132727000", "0");
+        BTreeMap::from([
+            (
+                "fixtures/order-created.json".to_owned(),
+                ORDER_CREATED.to_owned(),
+            ),
+            (ZERO.to_owned(), zero),
+        ])
+    }
+
+    fn one_case(key: &str, case: Value) -> Value {
+        json!({ key: { "cases": [case] } })
+    }
+
+    fn verdict(section: &str, block: &Value) -> Verdict {
+        let mut out = run_all(section, block, &fixtures(), run);
+        assert_eq!(out.len(), 1, "{out:?}");
+        out.remove(0).1
+    }
+
+    fn kafka_case(extra: Value) -> Value {
+        let mut case = json!({
+            "name": "z",
+            "envelope_file": ZERO,
+            "headers": {
+                "bq-job": "urn:babel:orders:created",
+                "bq-trace-id": "7b3f9c2a-e41d-4f88-9b2a-1c0d5e6f7a8b",
+                "bq-message-id": "f1e2d3c4-b5a6-4789-90ab-cdef01234567",
+                "bq-schema-version": "1",
+                "bq-source-lang": "php",
+                "bq-attempts": "0"
+            }
+        });
+        for (k, v) in extra.as_object().expect("object") {
+            case[k] = v.clone();
+        }
+        case
+    }
+
+    #[test]
+    fn the_proposal_cases_pass_in_every_binding() {
+        let (manifest, files) = realkit::with_proposal();
+        for b in &BINDINGS {
+            let block = &manifest[b.section];
+            let out: Vec<(String, Verdict)> = run_all(b.section, block, &files, run)
+                .into_iter()
+                .filter(|(id, _)| id.starts_with(b.envelopes_key))
+                .collect();
+            assert!(!out.is_empty(), "{}: no envelopes cases", b.section);
+            for (id, v) in out {
+                assert_eq!(v, Verdict::Pass, "{} {id}", b.section);
+            }
+        }
+    }
+
+    #[test]
+    fn epoch_zero_is_projected_as_zero() {
+        let block = one_case(
+            "property_projection_envelopes",
+            json!({
+                "name": "z",
+                "envelope_file": ZERO,
+                "message": {
+                    "subject": "urn:babel:orders:created",
+                    "correlation_id": "7b3f9c2a-e41d-4f88-9b2a-1c0d5e6f7a8b",
+                    "message_id": "f1e2d3c4-b5a6-4789-90ab-cdef01234567",
+                    "content_type": "application/json"
+                },
+                "application_properties": {
+                    "bq-schema-version": 1, "bq-source-lang": "php", "bq-created-at": 0
+                }
+            }),
+        );
+        assert_eq!(verdict("asb", &block), Verdict::Pass);
+        let mut missing = block.clone();
+        let props = &mut missing["property_projection_envelopes"]["cases"][0];
+        props["application_properties"]
+            .as_object_mut()
+            .expect("object")
+            .remove("bq-created-at");
+        assert_mismatch_at(
+            &verdict("asb", &missing),
+            "/asb/property_projection_envelopes/cases/0/application_properties",
+        );
+    }
+
+    #[test]
+    fn the_kafka_record_timestamp_is_asserted_when_stated() {
+        let key = "property_projection_envelopes";
+        assert_eq!(
+            verdict("kafka", &one_case(key, kafka_case(json!({})))),
+            Verdict::Pass
+        );
+        let stated = one_case(key, kafka_case(json!({ "record_timestamp": 0 })));
+        assert_eq!(verdict("kafka", &stated), Verdict::Pass);
+        let wrong = one_case(key, kafka_case(json!({ "record_timestamp": 1 })));
+        let pointer = "/kafka/property_projection_envelopes/cases/0/record_timestamp";
+        assert_mismatch_at(&verdict("kafka", &wrong), pointer);
+        let text = one_case(key, kafka_case(json!({ "record_timestamp": "0" })));
+        assert_malformed_at(&verdict("kafka", &text), pointer);
+    }
+
+    #[test]
+    fn the_artemis_creation_time_is_required() {
+        let case = json!({
+            "name": "z",
+            "envelope_file": ZERO,
+            "jms_type_annotation": "x-opt-jms-type",
+            "jms_type": "urn:babel:orders:created",
+            "correlation_id": "7b3f9c2a-e41d-4f88-9b2a-1c0d5e6f7a8b",
+            "properties": {
+                "bq_schema_version": "1", "bq_source_lang": "php",
+                "bq_attempts": "0", "bq_app_id": "babelqueue"
+            },
+            "creation_time": 0
+        });
+        let key = "property_projection_envelopes";
+        assert_eq!(
+            verdict("artemis", &one_case(key, case.clone())),
+            Verdict::Pass
+        );
+        let pointer = "/artemis/property_projection_envelopes/cases/0/creation_time";
+        let mut late = case.clone();
+        late["creation_time"] = json!(1_767_225_600_000_u64);
+        assert_mismatch_at(&verdict("artemis", &one_case(key, late)), pointer);
+        let mut none = case;
+        none.as_object_mut()
+            .expect("object")
+            .remove("creation_time");
+        assert_malformed_at(&verdict("artemis", &one_case(key, none)), pointer);
+    }
+
+    #[test]
+    fn each_case_names_its_own_envelope() {
+        let mut case = kafka_case(json!({}));
+        case.as_object_mut()
+            .expect("object")
+            .remove("envelope_file");
+        let block = json!({ "property_projection_envelopes": {
+            "envelope_file": ZERO, "cases": [case]
+        }});
+        assert_malformed_at(
+            &verdict("kafka", &block),
+            "/kafka/property_projection_envelopes/cases/0/envelope_file",
+        );
+        // The SQS sub-key follows its projection key: the other spelling is unknown there.
+        let block = one_case("property_projection_envelopes", kafka_case(json!({})));
+        assert!(matches!(verdict("sqs", &block), Verdict::Malformed { .. }));
+    }
+
+    #[test]
+    fn junk_never_panics() {
+        let block = one_case(
+            "property_projection_envelopes",
+            kafka_case(
+                json!({ "envelope_file": "fixtures/order-created.json", "record_timestamp": 1 }),
+            ),
+        );
+        assert_no_panic_on_junk("kafka", &block, run);
+    }
+}

@@ -9,7 +9,7 @@
 
 use std::borrow::Cow;
 
-use serde_json::{Map, Value};
+use serde_json::{Map, Number, Value};
 
 use super::{Mutant, on};
 
@@ -41,13 +41,18 @@ pub fn store_key(key: Cow<'_, str>) -> Cow<'_, str> {
     }
 }
 
-/// `meta.created_at` as projected into a native timestamp property
-/// (`DateTimeOffset.ToUnixTimeSeconds()` instead of `ToUnixTimeMilliseconds()`).
-pub fn projected_created_at(created_at: u64) -> u64 {
+/// `meta.created_at` as projected into a native timestamp property: in whole seconds
+/// (`DateTimeOffset.ToUnixTimeSeconds()` instead of `ToUnixTimeMilliseconds()`), or carried as
+/// 32-bit `int` epoch seconds and milliseconds (`(int) (createdAt / 1000)`), which wraps
+/// negative after 2038-01-19.
+pub fn projected_created_at(created_at: u64) -> Number {
     if on(Mutant::DotnetCreatedAtProjectedInSeconds) {
-        created_at / 1000
+        Number::from(created_at / 1000)
+    } else if on(Mutant::JvmCreatedAtInt32Seconds) {
+        let seconds = (created_at / 1000) as u32 as i32;
+        Number::from(i64::from(seconds) * 1000 + (created_at % 1000) as i64)
     } else {
-        created_at
+        Number::from(created_at)
     }
 }
 
@@ -121,7 +126,10 @@ mod tests {
         assert_eq!(attempts_value(1 << 31), None);
         assert_eq!(redis_score(2_147_483_647.5, 1.5), None);
         assert_eq!(store_key(Cow::Borrowed("ID-A")), "ID-A");
-        assert_eq!(projected_created_at(1_749_132_727_000), 1_749_132_727_000);
+        assert_eq!(
+            projected_created_at(2_147_483_648_123),
+            Number::from(2_147_483_648_123_u64)
+        );
         assert_eq!(payload_data(&schema(), &json!({"ORDER_ID": 1})), None);
     }
 
@@ -139,7 +147,20 @@ mod tests {
             assert_eq!(store_key(Cow::Borrowed("ID-A")), "id-a");
         });
         with_mutant(Mutant::DotnetCreatedAtProjectedInSeconds, || {
-            assert_eq!(projected_created_at(1_749_132_727_000), 1_749_132_727);
+            assert_eq!(
+                projected_created_at(1_749_132_727_000),
+                Number::from(1_749_132_727_u64)
+            );
+        });
+        with_mutant(Mutant::JvmCreatedAtInt32Seconds, || {
+            assert_eq!(
+                projected_created_at(1_749_132_727_000),
+                Number::from(1_749_132_727_000_u64)
+            );
+            assert_eq!(
+                projected_created_at(2_147_483_648_123),
+                Number::from(-2_147_483_647_877_i64)
+            );
         });
         with_mutant(Mutant::DotnetPayloadBinderIgnoresCase, || {
             assert_eq!(

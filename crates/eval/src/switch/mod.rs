@@ -73,6 +73,9 @@ pub enum Mutant {
     BqPropertiesWithoutAttempts,
     ArtemisHyphenatedProperties,
     RabbitmqHeadersStringified,
+    CreatedAtZeroDropped,
+    ArtemisCreationTimeNowWhenZero,
+    KafkaRecordTimestampNow,
     // reconciliation
     SqsReceiveCountRaw,
     AsbDeliveryCountRaw,
@@ -241,6 +244,7 @@ pub enum Mutant {
     GoMetaEntriesIntoMap,
     JvmAttemptsInt32,
     JvmRedisScoreInt32,
+    JvmCreatedAtInt32Seconds,
     DotnetIdempotencyStoreIgnoresCase,
     DotnetCreatedAtProjectedInSeconds,
     DotnetPayloadBinderIgnoresCase,
