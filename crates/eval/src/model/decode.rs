@@ -21,6 +21,8 @@ use serde_json::{Map, Value};
 use super::blank::is_ascii_blank;
 use super::constants::{FORBIDDEN_META_KEYS, SUPPORTED_SCHEMA_VERSION};
 use crate::switch::decode as mutant;
+use crate::switch::jvm_dotnet::is_forbidden_key;
+use crate::switch::{php, python};
 use bqsuite_core::ids::escape_token;
 
 pub use super::keys::{duplicate_top_level_keys, top_level_keys};
@@ -254,12 +256,15 @@ pub fn decode_value(value: Value) -> Result<Decoded, Rejection> {
     // attempts.
     let attempts = match top.get("attempts") {
         None => 0,
-        Some(v) => v.as_u64().ok_or_else(|| {
-            Rejection::new(
-                RejectKind::Attempts,
-                format!("`attempts` is {}, not an integer >= 0", compact(v)),
-            )
-        })?,
+        Some(v) => v
+            .as_u64()
+            .or_else(|| python::bool_as_int(v))
+            .ok_or_else(|| {
+                Rejection::new(
+                    RejectKind::Attempts,
+                    format!("`attempts` is {}, not an integer >= 0", compact(v)),
+                )
+            })?,
     };
 
     let trace_id = match top.get("trace_id") {
@@ -281,13 +286,10 @@ pub fn decode_value(value: Value) -> Result<Decoded, Rejection> {
         match key.as_str() {
             "job" | "urn" | "trace_id" | "data" | "meta" | "attempts" => {}
             "dead_letter" => dead_letter = Some(value.clone()),
-            "timestamp" if mutant::keeps_forbidden_keys() => {
-                extras.insert(key.clone(), value.clone());
-            }
-            "timestamp" => warn(
+            k if is_forbidden_key(k, &["timestamp"]) && !mutant::keeps_forbidden_keys() => warn(
                 &mut warnings,
-                "/timestamp".to_string(),
-                "`timestamp` is a forbidden key and is dropped",
+                format!("/{}", escape_token(k)),
+                format!("`{k}` is a forbidden key and is dropped"),
             ),
             _ => {
                 extras.insert(key.clone(), value.clone());
@@ -310,7 +312,9 @@ pub fn decode_value(value: Value) -> Result<Decoded, Rejection> {
 
 fn decode_meta(map: &Map<String, Value>, warnings: &mut Vec<Warning>) -> Result<Meta, Rejection> {
     let schema_version = match map.get("schema_version") {
-        Some(v) if v.as_u64() == Some(SUPPORTED_SCHEMA_VERSION) => SUPPORTED_SCHEMA_VERSION,
+        Some(v) if v.as_u64() == Some(SUPPORTED_SCHEMA_VERSION) || php::loosely_one(v) => {
+            SUPPORTED_SCHEMA_VERSION
+        }
         Some(v) => {
             return Err(Rejection::new(
                 RejectKind::SchemaVersion,
@@ -339,11 +343,13 @@ fn decode_meta(map: &Map<String, Value>, warnings: &mut Vec<Warning>) -> Result<
             "lang" => meta.lang = Some(value.clone()),
             "created_at" => meta.created_at = Some(value.clone()),
             "schema_version" => {}
-            _ if FORBIDDEN_META_KEYS.contains(&k) && !mutant::keeps_forbidden_keys() => warn(
-                warnings,
-                format!("/meta/{}", escape_token(k)),
-                format!("`meta.{k}` is a forbidden key and is dropped"),
-            ),
+            _ if is_forbidden_key(k, &FORBIDDEN_META_KEYS) && !mutant::keeps_forbidden_keys() => {
+                warn(
+                    warnings,
+                    format!("/meta/{}", escape_token(k)),
+                    format!("`meta.{k}` is a forbidden key and is dropped"),
+                )
+            }
             _ => {
                 meta.extras.insert(key.clone(), value.clone());
             }
@@ -355,8 +361,8 @@ fn decode_meta(map: &Map<String, Value>, warnings: &mut Vec<Warning>) -> Result<
 /// Whether a string `job` or `urn` is blank (empty or only ASCII whitespace).
 fn is_blank_identity(s: &str) -> bool {
     mutant::blank_override(s)
-        .or_else(|| crate::switch::php::blank(s))
-        .or_else(|| crate::switch::python::blank(s))
+        .or_else(|| php::blank(s))
+        .or_else(|| python::blank(s))
         .unwrap_or_else(|| is_ascii_blank(s))
 }
 

@@ -1,5 +1,5 @@
-//! Tests of decode: identity, shape rejections, wrong-case and forbidden keys, repeated keys and
-//! `trace_id`.
+//! Tests of decode: identity, shape rejections, wrong-case and forbidden keys, repeated keys,
+//! `trace_id`, and the rule points where a catalogue mutant switches decode's behaviour.
 
 use super::*;
 use serde_json::json;
@@ -226,4 +226,42 @@ fn trace_id_kept_as_is() {
     let d = decode(&envelope(json!({"trace_id": "__remove__"}))).expect("accepted");
     assert_eq!(d.trace_id, None);
     assert!(d.warnings.is_empty());
+}
+
+/// The decode rule points three catalogue mutants switch: a boolean `attempts`
+/// (`python-bool-is-int`), a loosely equal `meta.schema_version`
+/// (`php-schema-version-loose-equals`) and forbidden keys in another casing
+/// (`dotnet-forbidden-keys-ignore-case`). Without its mutant each stays the rule.
+#[test]
+fn mutant_rule_points() {
+    use crate::switch::{Mutant, with_mutant};
+    let boolean = envelope(json!({"attempts": true}));
+    assert_eq!(
+        decode(&boolean).map_err(|r| r.kind).err(),
+        Some(RejectKind::Attempts)
+    );
+    with_mutant(Mutant::PyBoolIsInt, || {
+        assert_eq!(decode(&boolean).map(|d| d.attempts), Ok(1));
+    });
+
+    let mut v: Value = serde_json::from_str(&envelope(json!({}))).unwrap_or_default();
+    v["meta"]["schema_version"] = json!("1");
+    assert_eq!(
+        decode_value(v.clone()).map_err(|r| r.kind).err(),
+        Some(RejectKind::SchemaVersion)
+    );
+    with_mutant(Mutant::PhpSchemaVersionLooseEquals, || {
+        assert_eq!(decode_value(v).map(|d| d.meta.schema_version), Ok(1));
+    });
+
+    let mut v: Value = serde_json::from_str(&envelope(json!({"Timestamp": 1}))).unwrap_or_default();
+    v["meta"]["TS"] = json!(2);
+    let kept = decode_value(v.clone()).expect("accepted");
+    assert!(kept.warnings.is_empty());
+    assert!(kept.extras.contains_key("Timestamp") && kept.meta.extras.contains_key("TS"));
+    with_mutant(Mutant::DotnetForbiddenKeysIgnoreCase, || {
+        let dropped = decode_value(v).expect("accepted");
+        assert!(dropped.warned_about("/Timestamp") && dropped.warned_about("/meta/TS"));
+        assert!(dropped.extras.is_empty() && dropped.meta.extras.is_empty());
+    });
 }
