@@ -78,6 +78,16 @@ pub const MUTANTS: &[MutantInfo] = &[
         habit: "parsing the value into an enum type ignoring case (Enum.TryParse(value, true, out _), valueOf(value.toUpperCase()))",
         sections: &["payload_schema"],
     },
+    // SURVIVES the real 1.8.0 suite (its forbidden keys are all spelled in lower case): killed by
+    // the proposal/manifest.json case `roundtrip/wrong-case-forbidden-keys-roundtrip`.
+    MutantInfo {
+        mutant: Mutant::DotnetForbiddenKeysIgnoreCase,
+        id: "dotnet-forbidden-keys-ignore-case",
+        family: "jvm-dotnet",
+        rule: "forbidden keys match case-sensitively: Timestamp, meta.TS and meta.Max_Retries are unknown keys, kept",
+        habit: "looking keys up in a case-insensitive set or map (a .NET OrdinalIgnoreCase HashSet, a Java TreeMap with CASE_INSENSITIVE_ORDER)",
+        sections: &["roundtrip"],
+    },
 ];
 
 #[cfg(test)]
@@ -135,6 +145,11 @@ mod tests {
                 Mutant::DotnetPayloadEnumIgnoresCase,
                 "payload_schema",
                 "enum-is-case-sensitive",
+            ),
+            (
+                Mutant::DotnetForbiddenKeysIgnoreCase,
+                "roundtrip",
+                "wrong-case-forbidden-keys-roundtrip",
             ),
         ],
         separates: &[],

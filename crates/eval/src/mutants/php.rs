@@ -89,6 +89,16 @@ pub const MUTANTS: &[MutantInfo] = &[
         habit: "in_array($id, $seen) without strict = true, which compares numeric strings as numbers",
         sections: &["idempotency"],
     },
+    // SURVIVES the real 1.8.0 suite (every meta.schema_version in it is an integer): killed by the
+    // proposal/manifest.json case `cases/invalid-string-schema-version`.
+    MutantInfo {
+        mutant: Mutant::PhpSchemaVersionLooseEquals,
+        id: "php-schema-version-loose-equals",
+        family: "php",
+        rule: "meta.schema_version is the integer 1, type included: \"1\", \"01\", 1.0 and true are not versions",
+        habit: "$meta['schema_version'] == 1, which PHP 8 also holds for numeric strings worth 1, the float 1.0 and true",
+        sections: &["cases"],
+    },
 ];
 
 #[cfg(test)]
@@ -160,6 +170,11 @@ mod tests {
                 Mutant::PhpSeenSetLooseInArray,
                 "idempotency",
                 "sequences/numeric-looking-ids-compare-as-text",
+            ),
+            (
+                Mutant::PhpSchemaVersionLooseEquals,
+                "cases",
+                "invalid-string-schema-version",
             ),
         ],
         separates: &[(

@@ -30,14 +30,15 @@ pub const MUTANTS: &[MutantInfo] = &[
     },
     // Killed by the real 1.8.0 kafka_poison (a boolean meta.schema_version); identity_verdict maps
     // that case's no_identity to poison, where the proposal/manifest.json case
-    // `identity_verdict/identity with boolean attempts` kills it.
+    // `identity_verdict/identity with boolean attempts` kills it; decode's attempts check, which
+    // no real case hands a boolean, is killed by the proposal case `cases/invalid-boolean-attempts`.
     MutantInfo {
         mutant: Mutant::PyBoolIsInt,
         id: "python-bool-is-int",
         family: "python",
-        rule: "an integer-typed member holding true or false is the wrong type: the body is poison",
+        rule: "an integer-typed member holding true or false is the wrong type: the body is poison, and a boolean attempts rejects",
         habit: "isinstance(value, int) as the integer check, which holds for True and False (and True == 1)",
-        sections: &["kafka_poison", "identity_verdict"],
+        sections: &["kafka_poison", "identity_verdict", "cases"],
     },
     MutantInfo {
         mutant: Mutant::PyFloatDelayHeader,
@@ -71,6 +72,7 @@ mod tests {
                 "identity_verdict",
                 "identity with boolean attempts",
             ),
+            (Mutant::PyBoolIsInt, "cases", "invalid-boolean-attempts"),
         ],
         separates: &[
             // python-strip-default is told from trim-unicode-whitespace by U+001F.

@@ -3,7 +3,7 @@
 //! [`crate::mutants::jvm_dotnet`].
 //!
 //! Each stands for a habit of Java or C# code: an `int` where the contract needs 64 bits,
-//! timestamps kept in whole seconds, and case-insensitive stores, enums and binders
+//! timestamps kept in whole seconds, and case-insensitive stores, key lookups, enums and binders
 //! (`StringComparer.OrdinalIgnoreCase`, `Enum.TryParse(value, ignoreCase: true)`,
 //! `PropertyNameCaseInsensitive`).
 
@@ -38,6 +38,17 @@ pub fn store_key(key: Cow<'_, str>) -> Cow<'_, str> {
         Cow::Owned(key.to_lowercase())
     } else {
         key
+    }
+}
+
+/// Whether decode treats `key` as one of the `forbidden` keys: equal to one of them, or under
+/// the active mutant equal ignoring ASCII case (a lookup in a set built with
+/// `StringComparer.OrdinalIgnoreCase`, or a Java `TreeMap` with `CASE_INSENSITIVE_ORDER`).
+pub fn is_forbidden_key(key: &str, forbidden: &[&str]) -> bool {
+    if on(Mutant::DotnetForbiddenKeysIgnoreCase) {
+        forbidden.iter().any(|f| f.eq_ignore_ascii_case(key))
+    } else {
+        forbidden.contains(&key)
     }
 }
 
@@ -131,6 +142,8 @@ mod tests {
             Number::from(2_147_483_648_123_u64)
         );
         assert_eq!(payload_data(&schema(), &json!({"ORDER_ID": 1})), None);
+        assert!(!is_forbidden_key("Timestamp", &["timestamp"]));
+        assert!(is_forbidden_key("ts", &["max_retries", "ts"]));
     }
 
     #[test]
@@ -145,6 +158,12 @@ mod tests {
         });
         with_mutant(Mutant::DotnetIdempotencyStoreIgnoresCase, || {
             assert_eq!(store_key(Cow::Borrowed("ID-A")), "id-a");
+        });
+        with_mutant(Mutant::DotnetForbiddenKeysIgnoreCase, || {
+            assert!(is_forbidden_key("Timestamp", &["timestamp"]));
+            assert!(is_forbidden_key("MAX_retries", &["max_retries", "ts"]));
+            assert!(!is_forbidden_key("timestamps", &["timestamp"]));
+            assert!(!is_forbidden_key("\u{212A}s", &["ks"]));
         });
         with_mutant(Mutant::DotnetCreatedAtProjectedInSeconds, || {
             assert_eq!(

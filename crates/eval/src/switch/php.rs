@@ -1,4 +1,5 @@
-//! The variations of the PHP-habit (`php`) mutants: loose comparison, falsy `"0"`, casts and
+//! The variations of the PHP-habit (`php`) mutants: loose comparison (of the gate property and of
+//! `meta.schema_version`), falsy `"0"`, casts and
 //! `json_decode($text, true)`, as the model does them while one of them is switched on. Their
 //! catalogue entries are in [`crate::mutants::php`].
 
@@ -134,6 +135,20 @@ pub fn gate_decodes(value: Option<&Value>, number_value: bool) -> Option<bool> {
     None
 }
 
+/// Whether decode takes `meta.schema_version` for the supported version 1 under the active
+/// mutant's `$meta['schema_version'] == 1` (`false`: only the rule's integer 1 is): PHP 8 holds
+/// that for the float 1.0, for `true` and for every numeric string worth 1 (`"1"`, `"01"`,
+/// `" 1"`, `"1 "`, `"1.0"`, `"1e0"`).
+pub fn loosely_one(value: &Value) -> bool {
+    on(Mutant::PhpSchemaVersionLooseEquals)
+        && match value {
+            Value::Number(n) => n.as_f64() == Some(1.0),
+            Value::String(s) => numeric_string(s) == Some(1.0),
+            Value::Bool(b) => *b,
+            _ => false,
+        }
+}
+
 /// Whether a string `job`, `urn` or `trace_id` is blank under the active mutant (`None`: the
 /// rule applies): `$job ?: $urn` also skips the falsy string `"0"`.
 pub fn blank(text: &str) -> Option<bool> {
@@ -188,6 +203,7 @@ fn assoc(value: Value) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn php_numbers() {
@@ -218,6 +234,27 @@ mod tests {
         ] {
             assert_eq!(int_cast(text), want, "{text:?}");
         }
+    }
+
+    #[test]
+    fn schema_version_loose_equals() {
+        let ones = json!([1, 1.0, "1", "1.0", "01", " 1", "1 ", "1e0", true]);
+        let others = json!([2, 0.5, "1x", "", "one", false, null, [1], {"v": 1}]);
+        let all = || {
+            ones.as_array()
+                .into_iter()
+                .chain(others.as_array())
+                .flatten()
+        };
+        assert!(all().all(|v| !loosely_one(v)));
+        super::super::with_mutant(Mutant::PhpSchemaVersionLooseEquals, || {
+            for v in ones.as_array().into_iter().flatten() {
+                assert!(loosely_one(v), "{v}");
+            }
+            for v in others.as_array().into_iter().flatten() {
+                assert!(!loosely_one(v), "{v}");
+            }
+        });
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! The variations of the Python-habit (`python`) mutants: `re.match` with `$`, `str.strip()`,
-//! `isinstance(value, int)` and `str(float)`, as the model does them while one of them
+//! `isinstance(value, int)` (in the poison classifier and in decode's `attempts`) and `str(float)`, as the model does them while one of them
 //! is switched on. Their catalogue entries are in [`crate::mutants::python`].
 
 use serde_json::Value;
@@ -44,6 +44,15 @@ pub fn bool_is_int() -> bool {
     on(Mutant::PyBoolIsInt)
 }
 
+/// An `attempts` value as the active mutant's integer check reads it (`None`: the rule
+/// applies): `isinstance(True, int)` holds and `True == 1`, so `true` counts 1 and `false` 0.
+pub fn bool_as_int(value: &Value) -> Option<u64> {
+    match value {
+        Value::Bool(b) if bool_is_int() => Some(u64::from(*b)),
+        _ => None,
+    }
+}
+
 /// The text of a millisecond header under the active mutant (`None`: the rule applies): the
 /// delay went through seconds as a float, so `str()` writes `"20000.0"`.
 pub fn ms_header(ms: u64) -> Option<String> {
@@ -59,6 +68,16 @@ mod tests {
         super::super::with_mutant(Mutant::PyStripDefault, || {
             assert_eq!(strip("\u{1F}\u{a0}urn:a\u{3000}"), Some("urn:a"));
             assert_eq!(strip("\u{0}urn:a"), Some("\u{0}urn:a"));
+        });
+    }
+
+    #[test]
+    fn python_bool_is_int() {
+        let values = [Value::Bool(true), Value::Bool(false), Value::from(1)];
+        let read = || values.iter().map(bool_as_int).collect::<Vec<_>>();
+        assert_eq!(read(), [None, None, None]);
+        super::super::with_mutant(Mutant::PyBoolIsInt, || {
+            assert_eq!(read(), [Some(1), Some(0), None]);
         });
     }
 }
