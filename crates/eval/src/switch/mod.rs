@@ -146,6 +146,10 @@ pub enum Mutant {
     RetryBackoffInt64Nanoseconds,
     RetryBackoffEqualJitter,
     RetryBackoffJitterIgnored,
+    RetryBackoffDefaultBaseOneSecond,
+    RetryBackoffDefaultMultiplierTwo,
+    RetryBackoffDefaultCap600,
+    RetryBackoffDefaultFullJitter,
     // traceparent
     TraceparentFallbackCaseKept,
     TraceparentFallbackDashesKept,
