@@ -132,6 +132,7 @@ pub enum Mutant {
     BackoffRetryFailsPastLastTier,
     BackoffRetryTierFromDelay,
     BackoffRetryDelayHeaderIsWorkerDelay,
+    BackoffRetryDelayHeaderIsNonZeroWorkerDelay,
     BackoffBodyAttemptsNotSynced,
     BackoffTopicZeroBased,
     BackoffKeyNotForwarded,
