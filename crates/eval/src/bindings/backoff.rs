@@ -10,8 +10,8 @@
 //! - retry (§6.5): a record that already had `attempts_before` attempts goes to tier
 //!   `n = min(attempts_before, N-1) + 1` (it stays on the last tier once they run out), with
 //!   `bq-attempts` = `attempts_before + 1` (the body's `attempts` says the same) and `bq-delay`
-//!   = the tier's own delay; no tier at all is refused. The record key is written back as it
-//!   came.
+//!   = the tier's own delay, whatever delay the worker runtime computed and handed over; no tier
+//!   at all is refused. The record key is written back as it came.
 //!
 //! Conformance 1.5.0 described the retry differently: the release named a delay
 //! (`release_delay_ms`) and the tier came from the requested-delay rule, with `bq-delay` = that
@@ -117,19 +117,21 @@ pub fn delayed_publish(
     })
 }
 
-/// The retry of a record that had `attempts_before` attempts (§6.5), whose key was `key`.
+/// The retry of a record that had `attempts_before` attempts (§6.5), whose key was `key`, handed
+/// the delay its worker runtime computed (`worker_delay_ms`), which the rule does not use.
 pub fn retry(
     tiers: &[u64],
     work_topic: &str,
     attempts_before: u64,
     key: Option<&str>,
+    worker_delay_ms: u64,
 ) -> Result<TierRecord, BackoffError> {
     let tiers = effective_tiers(tiers);
     let last = tiers.len() as u64;
     if last == 0 {
         return Err(BackoffError::NoTiers);
     }
-    let n = match mutant::retry_tier(attempts_before, last) {
+    let n = match mutant::retry_tier(attempts_before, &tiers, worker_delay_ms) {
         Some(choice) => choice.ok_or(BackoffError::AboveLargestTier)?,
         None => attempts_before.min(last - 1) + 1,
     };
@@ -141,7 +143,7 @@ pub fn retry(
         tier_ms,
         headers: headers(
             Some(attempts),
-            mutant::retry_delay_header(tier_ms),
+            mutant::retry_delay_header(tier_ms, worker_delay_ms),
             work_topic,
         ),
         body_attempts: Some(mutant::body_attempts(attempts_before, attempts)),
@@ -226,7 +228,7 @@ mod tests {
             (10, 4, 1_800_000),
         ];
         for (before, n, tier_ms) in table {
-            let record = retry(&TIERS, "orders.v2", before, Some("k")).expect("tiers exist");
+            let record = retry(&TIERS, "orders.v2", before, Some("k"), 0).expect("tiers exist");
             assert_eq!((record.n, record.tier_ms), (n, tier_ms), "{before}");
             assert_eq!(record.topic, format!("orders.v2.retry.{n}"));
             assert_eq!(record.body_attempts, Some(before + 1));
@@ -237,11 +239,21 @@ mod tests {
                        "bq-original-topic": "orders.v2"})
             );
         }
-        let single = retry(&[10_000], "o", 5, None).expect("one tier");
+        let single = retry(&[10_000], "o", 5, None, 0).expect("one tier");
         assert_eq!((single.n, single.tier_ms), (1, 10_000));
-        assert_eq!(retry(&[], "o", 0, None), Err(BackoffError::NoTiers));
-        let huge = retry(&TIERS, "o", u64::MAX, None).expect("tiers exist");
+        assert_eq!(retry(&[], "o", 0, None, 0), Err(BackoffError::NoTiers));
+        let huge = retry(&TIERS, "o", u64::MAX, None, 0).expect("tiers exist");
         assert_eq!(huge.n, 4);
+    }
+
+    #[test]
+    fn a_retry_ignores_the_worker_delay() {
+        for worker_delay_ms in [1, 2_000, 5_000, 60_000, 3_600_000, u64::MAX] {
+            let record = retry(&TIERS, "orders", 1, None, worker_delay_ms).expect("tiers exist");
+            assert_eq!((record.n, record.tier_ms), (2, 30_000), "{worker_delay_ms}");
+            assert_eq!(record.headers["bq-delay"], json!("30000"));
+        }
+        assert_eq!(retry(&[], "o", 0, None, 5_000), Err(BackoffError::NoTiers));
     }
 
     #[test]

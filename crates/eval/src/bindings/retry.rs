@@ -26,6 +26,34 @@ pub struct Backoff {
     pub max: Dec,
 }
 
+/// The parameters a worker (helper or runtime) is configured with, each `None` when not given.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Given {
+    pub base: Option<Dec>,
+    pub multiplier: Option<Dec>,
+    pub max: Option<Dec>,
+    pub jitter: Option<Jitter>,
+}
+
+/// The backoff and jitter of a worker configured with `given`: what is not given takes its
+/// default (ADR-0034 §9: `retry_backoff` 0, `retry_backoff_multiplier` 1, `retry_backoff_max`
+/// 0, no jitter), so an unconfigured worker retries at once.
+pub fn configured(given: &Given) -> (Backoff, Jitter) {
+    let backoff = Backoff {
+        base: given
+            .base
+            .unwrap_or_else(|| mutant::default_base(Dec::ZERO)),
+        multiplier: given
+            .multiplier
+            .unwrap_or_else(|| mutant::default_multiplier(Dec::ONE)),
+        max: given.max.unwrap_or_else(|| mutant::default_max(Dec::ZERO)),
+    };
+    let jitter = given
+        .jitter
+        .unwrap_or_else(|| mutant::default_jitter(Jitter::None));
+    (backoff, jitter)
+}
+
 /// A delay in seconds: exact, or the nearest double when it cannot be held exactly.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Amount {
@@ -130,7 +158,7 @@ pub fn delay_range(b: &Backoff, n: u64, jitter: Jitter) -> (Amount, Amount) {
     }
 }
 
-/// The retry mutants' variations ([`crate::switch::retry`]), with the two that work on this
+/// The retry mutants' variations ([`crate::switch::retry`]), with the three that work on this
 /// file's [`Amount`] and [`Jitter`].
 mod mutant {
     use crate::bindings::decimal::Dec;
@@ -156,6 +184,15 @@ mod mutant {
             }
         } else {
             amount
+        }
+    }
+
+    /// The jitter a worker uses when none is configured, given the rule's (`rule`).
+    pub fn default_jitter(rule: Jitter) -> Jitter {
+        if on(Mutant::RetryBackoffDefaultFullJitter) {
+            Jitter::Full
+        } else {
+            rule
         }
     }
 
@@ -236,6 +273,30 @@ mod tests {
         assert!(matches!(d(1.0, 1.5, 0.0, u64::MAX), Amount::Approx(_)));
         assert!(matches!(d(1.0, 0.5, 0.0, u64::MAX), Amount::Approx(_)));
         assert_eq!(d(7.0, 1.0, 0.0, u64::MAX), Amount::Exact(dec(7.0)));
+    }
+
+    #[test]
+    fn what_is_not_given_takes_its_default() {
+        let (backoff, jitter) = configured(&Given::default());
+        assert_eq!(
+            backoff,
+            Backoff {
+                base: Dec::ZERO,
+                multiplier: Dec::ONE,
+                max: Dec::ZERO
+            }
+        );
+        assert_eq!(jitter, Jitter::None);
+        assert_eq!(delay(&backoff, 7), Amount::Exact(Dec::ZERO));
+        let given = Given {
+            base: Some(dec(3.0)),
+            jitter: Some(Jitter::Full),
+            ..Given::default()
+        };
+        let (backoff, jitter) = configured(&given);
+        assert_eq!((backoff.base, backoff.multiplier), (dec(3.0), Dec::ONE));
+        assert_eq!(jitter, Jitter::Full);
+        assert_eq!(delay(&backoff, 4), Amount::Exact(dec(3.0)));
     }
 
     #[test]

@@ -1,8 +1,10 @@
 //! Kafka retry-tier mutants: the requested-delay rule (§6.4), the retry rule (§6.5), topic
 //! names and the default tier list.
 //!
-//! Survivor on the real 1.8.0 suite: `backoff-delayed-topic-by-delay` (no direct case lists
-//! the topic of a delayed publish; `proposal/manifest.json` adds one).
+//! Survivors on the real 1.8.0 suite: `backoff-delayed-topic-by-delay` (no direct case lists
+//! the topic of a delayed publish) and `backoff-retry-delay-header-is-nonzero-worker-delay`
+//! (no retry case is handed a worker delay); `proposal/manifest.json` adds the cases that kill
+//! them (for the second, its `backoff.retry_worker_delay` block).
 
 use super::info::MutantInfo;
 use crate::switch::Mutant;
@@ -80,6 +82,14 @@ pub const MUTANTS: &[MutantInfo] = &[
         habit: "writing the worker's computed backoff (0 by default) as bq-delay",
         sections: &["backoff"],
     },
+    MutantInfo {
+        mutant: Mutant::BackoffRetryDelayHeaderIsNonZeroWorkerDelay,
+        id: "backoff-retry-delay-header-is-nonzero-worker-delay",
+        family: "backoff",
+        rule: "on a retry bq-delay is the tier's own delay, whatever delay the worker computed",
+        habit: "writing the worker's computed backoff as bq-delay when it is non-zero, the tier's delay otherwise",
+        sections: &["backoff"],
+    },
     // Killed by the real 1.8.0 suite (every retry case); the proposal/manifest.json case
     // `backoff/retry_attempt_tier/body-attempts-follow-bq-attempts`, which pins the body and
     // bq-attempts alone, tells it from backoff-retry-delay-header-is-worker-delay.
@@ -126,11 +136,18 @@ mod tests {
     const FAMILY: Family = Family {
         name: "backoff",
         mutants: MUTANTS,
-        proposal_kills: &[(
-            Mutant::BackoffDelayedTopicByDelay,
-            "backoff",
-            "between-tiers-topic-is-tier-index",
-        )],
+        proposal_kills: &[
+            (
+                Mutant::BackoffDelayedTopicByDelay,
+                "backoff",
+                "between-tiers-topic-is-tier-index",
+            ),
+            (
+                Mutant::BackoffRetryDelayHeaderIsNonZeroWorkerDelay,
+                "backoff",
+                "retry_worker_delay/below-the-tier-delay",
+            ),
+        ],
         separates: &[
             // A retry case that pins the body and bq-attempts alone.
             (

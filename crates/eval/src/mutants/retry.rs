@@ -1,9 +1,12 @@
 //! Worker retry backoff mutants: the formula `d(n) = min(max, base * multiplier^(n-1))` and
 //! its full-jitter bounds (section `retry_backoff`).
 //!
-//! Survivors on the real 1.8.0 suite (every capped case there has a base of 1, and no delay
-//! reaches 2^33 s): `retry-backoff-caps-factor`, `retry-backoff-first-retry-uncapped` and
-//! `retry-backoff-int64-nanoseconds`; `proposal/manifest.json` adds the cases that kill them.
+//! Survivors on the real 1.8.0 suite (every capped case there has a base of 1, no delay
+//! reaches 2^33 s, and every case states all four parameters, so no default is ever used):
+//! `retry-backoff-caps-factor`, `retry-backoff-first-retry-uncapped`,
+//! `retry-backoff-int64-nanoseconds` and the four `retry-backoff-default-*`;
+//! `proposal/manifest.json` adds the cases that kill them (for the defaults, its
+//! `retry_backoff.defaults` block).
 
 use super::info::MutantInfo;
 use crate::switch::Mutant;
@@ -85,6 +88,38 @@ pub const MUTANTS: &[MutantInfo] = &[
         habit: "ignoring the jitter setting and always waiting d(n)",
         sections: &["retry_backoff"],
     },
+    MutantInfo {
+        mutant: Mutant::RetryBackoffDefaultBaseOneSecond,
+        id: "retry-backoff-default-base-one-second",
+        family: "retry",
+        rule: "an unconfigured retry_backoff is 0: a worker configured with nothing retries at once",
+        habit: "defaulting the base (the helper's argument or the runtime's setting) to 1 s",
+        sections: &["retry_backoff"],
+    },
+    MutantInfo {
+        mutant: Mutant::RetryBackoffDefaultMultiplierTwo,
+        id: "retry-backoff-default-multiplier-two",
+        family: "retry",
+        rule: "an unconfigured retry_backoff_multiplier is 1: a configured base alone is a constant delay",
+        habit: "exponential backoff out of the box: a multiplier of 2 unless one is configured",
+        sections: &["retry_backoff"],
+    },
+    MutantInfo {
+        mutant: Mutant::RetryBackoffDefaultCap600,
+        id: "retry-backoff-default-cap-600",
+        family: "retry",
+        rule: "an unconfigured retry_backoff_max is 0: no cap",
+        habit: "capping the delay at 600 s unless a cap is configured (Celery's retry_backoff_max)",
+        sections: &["retry_backoff"],
+    },
+    MutantInfo {
+        mutant: Mutant::RetryBackoffDefaultFullJitter,
+        id: "retry-backoff-default-full-jitter",
+        family: "retry",
+        rule: "an unconfigured retry_jitter is none: the delay is exactly d(n)",
+        habit: "full jitter unless turned off (Celery's retry_jitter)",
+        sections: &["retry_backoff"],
+    },
 ];
 
 #[cfg(test)]
@@ -111,6 +146,26 @@ mod tests {
                 Mutant::RetryBackoffInt64Nanoseconds,
                 "retry_backoff",
                 "uncapped-growth-past-int64-nanoseconds",
+            ),
+            (
+                Mutant::RetryBackoffDefaultBaseOneSecond,
+                "retry_backoff",
+                "defaults/nothing-given-retries-at-once",
+            ),
+            (
+                Mutant::RetryBackoffDefaultMultiplierTwo,
+                "retry_backoff",
+                "defaults/base-alone-is-a-constant-delay",
+            ),
+            (
+                Mutant::RetryBackoffDefaultCap600,
+                "retry_backoff",
+                "defaults/growth-without-a-cap-is-uncapped",
+            ),
+            (
+                Mutant::RetryBackoffDefaultFullJitter,
+                "retry_backoff",
+                "defaults/no-jitter-given-is-exact",
             ),
         ],
         separates: &[],

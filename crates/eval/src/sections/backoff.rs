@@ -5,6 +5,8 @@
 //! - `retry_republish` (entry point `attempts`) and `retry_attempt_tier` (`attempts_before`,
 //!   optional `key`): the §6.5 retry rule. A `retry_republish` case that names
 //!   `release_delay_ms` is the 1.5.0 shape, whose tier came from that delay;
+//! - `retry_worker_delay`: a `retry_attempt_tier` case whose retry is handed the worker's
+//!   computed delay (`worker_delay_ms`), which the §6.5 rule does not use;
 //! - `topic_names`: `work_topic` + tier index `n` give `expect_topic`;
 //! - `default_tiers`: the constant `DEFAULT_RETRY_TIERS_MS` equals `expect`.
 //!
@@ -25,8 +27,9 @@ pub fn run(case: &CaseRef<'_>, _section_block: &Value, _fixtures: &dyn FixtureSo
     let step = match case.sub_key {
         None => delayed_publish_case(&c),
         Some("retry_republish") if c.get("release_delay_ms").is_some() => release_v1_5_case(&c),
-        Some("retry_republish") => retry_case(&c, "attempts"),
-        Some("retry_attempt_tier") => retry_case(&c, "attempts_before"),
+        Some("retry_republish") => retry_case(&c, "attempts", false),
+        Some("retry_attempt_tier") => retry_case(&c, "attempts_before", false),
+        Some("retry_worker_delay") => retry_case(&c, "attempts_before", true),
         Some("topic_names") => topic_name_case(&c),
         Some("default_tiers") => default_tiers_case(&c),
         Some(_) => return harness::unknown_sub_key(case, "backoff"),
@@ -67,7 +70,9 @@ fn delayed_publish_case(c: &Case<'_>) -> Step<()> {
     )
 }
 
-fn retry_case(c: &Case<'_>, attempts_field: &str) -> Step<()> {
+/// A retry case; with `worker_delay`, the case names the delay the worker hands the retry
+/// (`worker_delay_ms`), else the worker hands it none.
+fn retry_case(c: &Case<'_>, attempts_field: &str, worker_delay: bool) -> Step<()> {
     let tiers = tiers(c)?;
     let topic = c.str("work_topic")?;
     let attempts = uint(c, attempts_field)?;
@@ -75,7 +80,13 @@ fn retry_case(c: &Case<'_>, attempts_field: &str) -> Step<()> {
         None => None,
         Some(_) => Some(c.str("key")?),
     };
-    check_record(c, backoff::retry(&tiers, topic, attempts, key), RETRY_KEYS)
+    let worker_delay_ms = if worker_delay {
+        uint(c, "worker_delay_ms")?
+    } else {
+        0
+    };
+    let record = backoff::retry(&tiers, topic, attempts, key, worker_delay_ms);
+    check_record(c, record, RETRY_KEYS)
 }
 
 fn release_v1_5_case(c: &Case<'_>) -> Step<()> {
@@ -247,6 +258,12 @@ mod tests {
                 {"name": "none", "work_topic": "orders", "retry_tiers_ms": [], "attempts_before": 0,
                  "expect": "reject"}
             ]},
+            "retry_worker_delay": {"cases": [
+                {"name": "w", "work_topic": "orders", "retry_tiers_ms": tiers, "attempts_before": 1,
+                 "worker_delay_ms": 3600000,
+                 "expect": {"n": 2, "tier_ms": 30000, "body_attempts": 2,
+                            "headers": {"bq-delay": "30000", "bq-attempts": "2"}}}
+            ]},
             "topic_names": {"cases": [
                 {"name": "t", "work_topic": "a.b", "n": 7, "expect_topic": "a.b.retry.7"}
             ]},
@@ -279,6 +296,12 @@ mod tests {
         b["retry_attempt_tier"]["cases"][1]["expect"] = json!("republish");
         let v = verdict_of("backoff", &b, "retry_attempt_tier/none", run);
         assert_mismatch_at(&v, "/backoff/retry_attempt_tier/cases/1/expect");
+        b["retry_worker_delay"]["cases"][0]["expect"]["headers"]["bq-delay"] = json!("3600000");
+        let v = verdict_of("backoff", &b, "retry_worker_delay/w", run);
+        assert_mismatch_at(
+            &v,
+            "/backoff/retry_worker_delay/cases/0/expect/headers/bq-delay",
+        );
         b["topic_names"]["cases"][0]["expect_topic"] = json!("a.b.retry.6");
         let v = verdict_of("backoff", &b, "topic_names/t", run);
         assert_mismatch_at(&v, "/backoff/topic_names/cases/0/expect_topic");
@@ -306,6 +329,7 @@ mod tests {
         b["topic_names"]["cases"][0]["n"] = json!(0);
         b["default_tiers"]["cases"][0]["constant"] = json!("TIERS");
         b["retry_republish"]["cases"][1]["expect"]["tier"] = json!(1);
+        b["retry_worker_delay"]["cases"][0]["worker_delay_ms"] = json!(1.5);
         let at =
             |id: &str, ptr: &str| assert_malformed_at(&verdict_of("backoff", &b, id, run), ptr);
         at("between", "/backoff/cases/0/retry_tiers_ms");
@@ -323,6 +347,19 @@ mod tests {
         at(
             "retry_republish/v16",
             "/backoff/retry_republish/cases/1/expect/tier",
+        );
+        at(
+            "retry_worker_delay/w",
+            "/backoff/retry_worker_delay/cases/0/worker_delay_ms",
+        );
+        let mut b = block();
+        b["retry_worker_delay"]["cases"][0]
+            .as_object_mut()
+            .expect("a case")
+            .remove("worker_delay_ms");
+        assert_malformed_at(
+            &verdict_of("backoff", &b, "retry_worker_delay/w", run),
+            "/backoff/retry_worker_delay/cases/0/worker_delay_ms",
         );
     }
 

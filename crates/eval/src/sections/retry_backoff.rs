@@ -1,30 +1,101 @@
 //! The `retry_backoff` section (scope core, from 1.6.0): the worker retry backoff formula
 //! (ADR-0034 §9), checked on the SDK's helper without a broker.
 //!
-//! Each case gives `retry_backoff`, `retry_backoff_multiplier`, `retry_backoff_max` (seconds,
-//! non-negative; max 0 = no cap), `retry_jitter` (`none` / `full`) and the attempt `n` (from 1),
-//! and expects either `expect_delay_seconds` (the exact delay, without jitter) or
+//! Each direct case gives `retry_backoff`, `retry_backoff_multiplier`, `retry_backoff_max`
+//! (seconds, non-negative; max 0 = no cap), `retry_jitter` (`none` / `full`) and the attempt `n`
+//! (from 1), and expects either `expect_delay_seconds` (the exact delay, without jitter) or
 //! `expect_delay_range_seconds` `{min, max}` (the deterministic bounds of a jittered draw:
 //! `[0, d(n)]` with full jitter, `[d(n), d(n)]` without). Values compare exactly in decimal.
-//! The cases' `source` fields cite the contract and are not read.
+//! A case of the `defaults` sub-block gives only some of the four parameters, in its `given`
+//! object, and the others take their defaults ([`retry::configured`]). The cases' `source`
+//! fields cite the contract and are not read.
 
 use serde_json::Value;
 
 use crate::bindings::decimal::Dec;
-use crate::bindings::harness::{uint, word};
-use crate::bindings::retry::{self, Amount, Backoff, Jitter};
+use crate::bindings::harness::{self, uint, word};
+use crate::bindings::retry::{self, Amount, Backoff, Given, Jitter};
 use crate::case::{Case, Step, compact, finish};
 use crate::outcome::{FixtureSource, Mismatch, Verdict};
-use bqsuite_core::ids::CaseRef;
+use bqsuite_core::ids::{CaseRef, escape_token};
 
 pub fn run(case: &CaseRef<'_>, _section_block: &Value, _fixtures: &dyn FixtureSource) -> Verdict {
-    finish(check(&Case::new(case)))
+    let c = Case::new(case);
+    let parameters = match case.sub_key {
+        None => stated(&c),
+        Some("defaults") => given(&c),
+        Some(_) => return harness::unknown_sub_key(case, "retry_backoff"),
+    };
+    finish(parameters.and_then(|(backoff, jitter)| check(&c, &backoff, jitter)))
 }
+
+/// The four parameters' names, in the order of [`Given`]'s members.
+const PARAMETERS: [&str; 4] = [
+    "retry_backoff",
+    "retry_backoff_multiplier",
+    "retry_backoff_max",
+    "retry_jitter",
+];
+
+const JITTERS: [&str; 2] = ["none", "full"];
 
 /// A required non-negative number, exactly.
 fn seconds(c: &Case<'_>, field: &str) -> Step<Dec> {
     Dec::from_json(c.require(field)?)
         .ok_or_else(|| c.malformed(field, format!("`{field}` must be a non-negative number")))
+}
+
+fn jitter_of(word: &str) -> Jitter {
+    match word {
+        "full" => Jitter::Full,
+        _ => Jitter::None,
+    }
+}
+
+/// A direct case's parameters: all four, stated.
+fn stated(c: &Case<'_>) -> Step<(Backoff, Jitter)> {
+    let backoff = Backoff {
+        base: seconds(c, PARAMETERS[0])?,
+        multiplier: seconds(c, PARAMETERS[1])?,
+        max: seconds(c, PARAMETERS[2])?,
+    };
+    let jitter = jitter_of(word(c, PARAMETERS[3], &JITTERS)?);
+    Ok((backoff, jitter))
+}
+
+/// A `defaults` case's parameters: those its `given` object names, the others defaulted.
+fn given(c: &Case<'_>) -> Step<(Backoff, Jitter)> {
+    let members = c.object("given")?;
+    let mut given = Given::default();
+    for (name, value) in members {
+        let at = || format!("{}/{}", c.ptr("given"), escape_token(name));
+        let number = || {
+            Dec::from_json(value).ok_or_else(|| {
+                harness::malformed_at(at(), format!("`{name}` must be a non-negative number"))
+            })
+        };
+        match name.as_str() {
+            "retry_backoff" => given.base = Some(number()?),
+            "retry_backoff_multiplier" => given.multiplier = Some(number()?),
+            "retry_backoff_max" => given.max = Some(number()?),
+            "retry_jitter" => {
+                let word = value
+                    .as_str()
+                    .filter(|w| JITTERS.contains(w))
+                    .ok_or_else(|| {
+                        harness::malformed_at(at(), "`retry_jitter` must be one of none, full")
+                    })?;
+                given.jitter = Some(jitter_of(word));
+            }
+            _ => {
+                return Err(harness::malformed_at(
+                    at(),
+                    format!("`given` names only {}", PARAMETERS.join(", ")),
+                ));
+            }
+        }
+    }
+    Ok(retry::configured(&given))
 }
 
 /// Whether the stated number equals the derived amount.
@@ -35,16 +106,8 @@ fn same(expected: &Value, derived: Amount) -> bool {
     }
 }
 
-fn check(c: &Case<'_>) -> Step<()> {
-    let backoff = Backoff {
-        base: seconds(c, "retry_backoff")?,
-        multiplier: seconds(c, "retry_backoff_multiplier")?,
-        max: seconds(c, "retry_backoff_max")?,
-    };
-    let jitter = match word(c, "retry_jitter", &["none", "full"])? {
-        "full" => Jitter::Full,
-        _ => Jitter::None,
-    };
+/// The delay of attempt `n` under `backoff` and `jitter` against the case's expectation.
+fn check(c: &Case<'_>, backoff: &Backoff, jitter: Jitter) -> Step<()> {
     let n = uint(c, "n")?;
     if n == 0 {
         return Err(c.malformed("n", "`n` is the 1-based attempt number"));
@@ -57,7 +120,7 @@ fn check(c: &Case<'_>) -> Step<()> {
             "a case expects `expect_delay_seconds` or `expect_delay_range_seconds`",
         ));
     }
-    let (low, high) = retry::delay_range(&backoff, n, jitter);
+    let (low, high) = retry::delay_range(backoff, n, jitter);
     if let Some(want) = exact {
         if !want.is_number() {
             return Err(c.malformed(
@@ -125,7 +188,14 @@ mod tests {
         let mut d = case(3.0, 2.0, 0.0, "none", 2);
         d["name"] = json!("none-range");
         d["expect_delay_range_seconds"] = json!({"min": 6.0, "max": 6});
-        json!({"description": "r", "cases": [a, b, c, d]})
+        json!({"description": "r", "cases": [a, b, c, d], "defaults": {"cases": [
+            {"name": "nothing", "given": {}, "n": 4, "expect_delay_seconds": 0},
+            {"name": "base", "given": {"retry_backoff": 3}, "n": 3, "expect_delay_seconds": 3},
+            {"name": "growth", "given": {"retry_backoff": 1, "retry_backoff_multiplier": 10},
+             "n": 5, "expect_delay_seconds": 10000},
+            {"name": "jitter", "given": {"retry_backoff": 2, "retry_jitter": "full"}, "n": 1,
+             "expect_delay_range_seconds": {"min": 0, "max": 2}}
+        ]}})
     }
 
     #[test]
@@ -176,6 +246,65 @@ mod tests {
         at(
             "none-range",
             "/retry_backoff/cases/3/expect_delay_range_seconds",
+        );
+    }
+
+    #[test]
+    fn what_a_defaults_case_does_not_give_takes_its_default() {
+        let mut b = block();
+        b["defaults"]["cases"][0]["expect_delay_seconds"] = json!(1);
+        assert_mismatch_at(
+            &verdict_of("retry_backoff", &b, "defaults/nothing", run),
+            "/retry_backoff/defaults/cases/0/expect_delay_seconds",
+        );
+        b["defaults"]["cases"][1]["expect_delay_seconds"] = json!(12);
+        assert_mismatch_at(
+            &verdict_of("retry_backoff", &b, "defaults/base", run),
+            "/retry_backoff/defaults/cases/1/expect_delay_seconds",
+        );
+        // A non-zero cap by default would stop the growth short of 10000.
+        b["defaults"]["cases"][2]["expect_delay_seconds"] = json!(600);
+        assert_mismatch_at(
+            &verdict_of("retry_backoff", &b, "defaults/growth", run),
+            "/retry_backoff/defaults/cases/2/expect_delay_seconds",
+        );
+        // Without a jitter given, the delay is exact.
+        b["defaults"]["cases"][2]["expect_delay_range_seconds"] = json!({"min": 0, "max": 10000});
+        b["defaults"]["cases"][2]["expect_delay_seconds"] = json!(10000);
+        assert_mismatch_at(
+            &verdict_of("retry_backoff", &b, "defaults/growth", run),
+            "/retry_backoff/defaults/cases/2/expect_delay_range_seconds/min",
+        );
+    }
+
+    #[test]
+    fn a_malformed_given_names_its_member() {
+        let mut b = block();
+        b["defaults"]["cases"][0]["given"] = json!([]);
+        b["defaults"]["cases"][1]["given"]["retry_backoff"] = json!("3");
+        b["defaults"]["cases"][2]["given"]["retry_jitter"] = json!("equal");
+        b["defaults"]["cases"][3]["given"]["retry_delay"] = json!(1);
+        let at = |id: &str, ptr: &str| {
+            assert_malformed_at(&verdict_of("retry_backoff", &b, id, run), ptr)
+        };
+        at("defaults/nothing", "/retry_backoff/defaults/cases/0/given");
+        at(
+            "defaults/base",
+            "/retry_backoff/defaults/cases/1/given/retry_backoff",
+        );
+        at(
+            "defaults/growth",
+            "/retry_backoff/defaults/cases/2/given/retry_jitter",
+        );
+        at(
+            "defaults/jitter",
+            "/retry_backoff/defaults/cases/3/given/retry_delay",
+        );
+        let mut b = block();
+        b["other"] = json!({"cases": [{"name": "x"}]});
+        assert_malformed_at(
+            &verdict_of("retry_backoff", &b, "other/x", run),
+            "/retry_backoff/other/cases/0",
         );
     }
 

@@ -42,25 +42,38 @@ pub fn topic_index(n: u64) -> u64 {
     }
 }
 
-/// The tier of a retry under the active mutant (`None`: the rule applies; `Some(None)`: the
-/// retry fails). `tiers` is the number of tiers, at least 1.
-pub fn retry_tier(attempts_before: u64, tiers: u64) -> Option<Option<u64>> {
+/// The tier of a retry handed the worker's delay `worker_delay_ms` under the active mutant
+/// (`None`: the rule applies; `Some(None)`: the retry fails). `tiers` is not empty.
+pub fn retry_tier(
+    attempts_before: u64,
+    tiers: &[u64],
+    worker_delay_ms: u64,
+) -> Option<Option<u64>> {
+    let last = tiers.len() as u64;
     if on(Mutant::BackoffRetryTierFromNewAttempts) {
-        Some(Some(attempts_before.saturating_add(1).min(tiers - 1) + 1))
+        Some(Some(attempts_before.saturating_add(1).min(last - 1) + 1))
     } else if on(Mutant::BackoffRetryFailsPastLastTier) {
-        Some((attempts_before < tiers).then_some(attempts_before + 1))
+        Some((attempts_before < last).then_some(attempts_before + 1))
     } else if on(Mutant::BackoffRetryTierFromDelay) {
-        // The worker's backoff is 0 by default, and the smallest tier holds a delay of 0.
-        Some(Some(1))
+        // The requested-delay rule over the worker's delay (0 by default: the first tier).
+        Some(
+            (1u64..)
+                .zip(tiers)
+                .find(|(_, t)| **t >= worker_delay_ms)
+                .map(|(n, _)| n),
+        )
     } else {
         None
     }
 }
 
-/// The value written as `bq-delay` on a retry.
-pub fn retry_delay_header(tier_ms: u64) -> u64 {
-    if on(Mutant::BackoffRetryDelayHeaderIsWorkerDelay) {
-        0
+/// The value written as `bq-delay` on a retry of tier delay `tier_ms`, handed the worker's
+/// delay `worker_delay_ms`.
+pub fn retry_delay_header(tier_ms: u64, worker_delay_ms: u64) -> u64 {
+    if on(Mutant::BackoffRetryDelayHeaderIsWorkerDelay)
+        || (on(Mutant::BackoffRetryDelayHeaderIsNonZeroWorkerDelay) && worker_delay_ms > 0)
+    {
+        worker_delay_ms
     } else {
         tier_ms
     }

@@ -135,6 +135,7 @@ pub enum Mutant {
     BackoffRetryFailsPastLastTier,
     BackoffRetryTierFromDelay,
     BackoffRetryDelayHeaderIsWorkerDelay,
+    BackoffRetryDelayHeaderIsNonZeroWorkerDelay,
     BackoffBodyAttemptsNotSynced,
     BackoffTopicZeroBased,
     BackoffKeyNotForwarded,
@@ -149,6 +150,10 @@ pub enum Mutant {
     RetryBackoffInt64Nanoseconds,
     RetryBackoffEqualJitter,
     RetryBackoffJitterIgnored,
+    RetryBackoffDefaultBaseOneSecond,
+    RetryBackoffDefaultMultiplierTwo,
+    RetryBackoffDefaultCap600,
+    RetryBackoffDefaultFullJitter,
     // traceparent
     TraceparentFallbackCaseKept,
     TraceparentFallbackDashesKept,

@@ -39,3 +39,30 @@ pub fn cap(max: Dec, n: u64) -> Option<Cap> {
         Some(Cap::Result(max))
     }
 }
+
+/// The base a worker uses when none is configured, given the rule's (`rule`).
+pub fn default_base(rule: Dec) -> Dec {
+    if on(Mutant::RetryBackoffDefaultBaseOneSecond) {
+        Dec::ONE
+    } else {
+        rule
+    }
+}
+
+/// The multiplier a worker uses when none is configured, given the rule's (`rule`).
+pub fn default_multiplier(rule: Dec) -> Dec {
+    if on(Mutant::RetryBackoffDefaultMultiplierTwo) {
+        Dec::from_u64(2)
+    } else {
+        rule
+    }
+}
+
+/// The cap a worker uses when none is configured, given the rule's (`rule`, 0: no cap).
+pub fn default_max(rule: Dec) -> Dec {
+    if on(Mutant::RetryBackoffDefaultCap600) {
+        Dec::from_u64(600)
+    } else {
+        rule
+    }
+}
