@@ -88,8 +88,8 @@ pub(crate) fn lacks_member(file: String, what: &str, described: &str, retry: &st
         format!("{what}; only a major release may do that, and {described}"),
     )
     .help(format!(
-        "give the case those members in the proposal, as the block's other cases have them, or \
-         adopt it as a major release: `{retry}`"
+        "give the case those members in the proposal, as the block's other cases have them (a \
+         new block: make it a section of its own), or adopt it as a major release: `{retry}`"
     ))
 }
 

@@ -39,8 +39,11 @@ pub(crate) fn not_additive(file: String, what: &str) -> Diagnostic {
 /// A case the proposal adds lacks members that the suite's cases of its block all carry (`what`
 /// names them): a runner written for the suite reads them and fails.
 pub(crate) fn lacks_member(file: String, what: &str) -> Diagnostic {
-    Diagnostic::error(Code::ProposalNotAdditive, file, what.to_string())
-        .help("give the case those members, with the values the rule gives them, as the block's other cases have them")
+    Diagnostic::error(Code::ProposalNotAdditive, file, what.to_string()).help(
+        "give the case those members, with the values the rule gives them, as the block's \
+             other cases have them; or, for a block the suite does not have, make it a section of \
+             its own, which a runner of the release does not walk",
+    )
 }
 
 /// The proposal's case `id` of `section` (in `file`) kills no mutant.

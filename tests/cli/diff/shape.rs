@@ -88,3 +88,45 @@ fn added_case_without_a_member_only_some_cases_have_is_additive() {
     assert_eq!(exit, 0, "{doc:#}");
     assert_eq!(count(&doc, "case-lacks-member"), 0, "{doc:#}");
 }
+
+#[test]
+fn a_new_block_whose_cases_lack_what_every_case_of_the_section_has_needs_major() {
+    // A runner walks a section's cases, sub-blocks included: retry_backoff's cases all carry
+    // `retry_jitter`, and a new block without it reaches that runner.
+    let released = base_copy().read_json("manifest.json");
+    let cases = released["retry_backoff"]["cases"].as_array().unwrap();
+    assert!(cases.iter().all(|c| c.get("retry_jitter").is_some()));
+    let mut case = cases[0].clone();
+    case.as_object_mut().unwrap().remove("retry_jitter");
+    case["name"] = json!("no-jitter-stated");
+    let doc = assert_needs_major(|c| {
+        let case = case.clone();
+        c.edit_manifest(|m| m["retry_backoff"]["new_block"] = json!({"cases": [case]}))
+    });
+    let d = finding(
+        &doc,
+        "case-lacks-member",
+        Some("new_block/no-jitter-stated"),
+    );
+    let message = d["message"].as_str().unwrap();
+    assert!(message.contains("`retry_jitter`"), "{message}");
+    assert!(
+        message.contains("its new block is walked with them"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_new_block_in_a_section_of_several_shapes_is_additive() {
+    // backoff's blocks share no member beyond the name and source, so a new block with its
+    // own fields is an addition.
+    let copy = edited(NEXT_MINOR, |c| {
+        c.edit_manifest(|m| {
+            m["backoff"]["new_block"] = json!({"cases": [{"name": "a", "source": "s", "x": 1}]})
+        })
+    });
+    let (exit, doc) = diff_json(&base(), &copy.path());
+    assert_eq!(count(&doc, "case-lacks-member"), 0, "{doc:#}");
+    assert_eq!(bump(&doc), "minor", "{doc:#}");
+    assert_eq!(exit, 0, "{doc:#}");
+}

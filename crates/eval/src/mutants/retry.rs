@@ -6,7 +6,7 @@
 //! `retry-backoff-caps-factor`, `retry-backoff-first-retry-uncapped`,
 //! `retry-backoff-int64-nanoseconds` and the four `retry-backoff-default-*`;
 //! `proposal/manifest.json` adds the cases that kill them (for the defaults, its
-//! `retry_backoff.defaults` block).
+//! `retry_backoff_defaults` section).
 
 use super::info::MutantInfo;
 use crate::switch::Mutant;
@@ -94,7 +94,7 @@ pub const MUTANTS: &[MutantInfo] = &[
         family: "retry",
         rule: "an unconfigured retry_backoff is 0: a worker configured with nothing retries at once",
         habit: "defaulting the base (the helper's argument or the runtime's setting) to 1 s",
-        sections: &["retry_backoff"],
+        sections: &["retry_backoff_defaults"],
     },
     MutantInfo {
         mutant: Mutant::RetryBackoffDefaultMultiplierTwo,
@@ -102,7 +102,7 @@ pub const MUTANTS: &[MutantInfo] = &[
         family: "retry",
         rule: "an unconfigured retry_backoff_multiplier is 1: a configured base alone is a constant delay",
         habit: "exponential backoff out of the box: a multiplier of 2 unless one is configured",
-        sections: &["retry_backoff"],
+        sections: &["retry_backoff_defaults"],
     },
     MutantInfo {
         mutant: Mutant::RetryBackoffDefaultCap600,
@@ -110,7 +110,7 @@ pub const MUTANTS: &[MutantInfo] = &[
         family: "retry",
         rule: "an unconfigured retry_backoff_max is 0: no cap",
         habit: "capping the delay at 600 s unless a cap is configured (Celery's retry_backoff_max)",
-        sections: &["retry_backoff"],
+        sections: &["retry_backoff_defaults"],
     },
     MutantInfo {
         mutant: Mutant::RetryBackoffDefaultFullJitter,
@@ -118,7 +118,7 @@ pub const MUTANTS: &[MutantInfo] = &[
         family: "retry",
         rule: "an unconfigured retry_jitter is none: the delay is exactly d(n)",
         habit: "full jitter unless turned off (Celery's retry_jitter)",
-        sections: &["retry_backoff"],
+        sections: &["retry_backoff_defaults"],
     },
 ];
 
@@ -149,23 +149,23 @@ mod tests {
             ),
             (
                 Mutant::RetryBackoffDefaultBaseOneSecond,
-                "retry_backoff",
-                "defaults/nothing-given-retries-at-once",
+                "retry_backoff_defaults",
+                "nothing-given-retries-at-once",
             ),
             (
                 Mutant::RetryBackoffDefaultMultiplierTwo,
-                "retry_backoff",
-                "defaults/base-alone-is-a-constant-delay",
+                "retry_backoff_defaults",
+                "base-alone-is-a-constant-delay",
             ),
             (
                 Mutant::RetryBackoffDefaultCap600,
-                "retry_backoff",
-                "defaults/growth-without-a-cap-is-uncapped",
+                "retry_backoff_defaults",
+                "growth-without-a-cap-is-uncapped",
             ),
             (
                 Mutant::RetryBackoffDefaultFullJitter,
-                "retry_backoff",
-                "defaults/no-jitter-given-is-exact",
+                "retry_backoff_defaults",
+                "no-jitter-given-is-exact",
             ),
         ],
         separates: &[],

@@ -37,7 +37,7 @@ use bqsuite_core::ids::CaseRef;
 pub type Runner = fn(&CaseRef<'_>, &Value, &dyn FixtureSource) -> Verdict;
 
 /// Every section the reference evaluator knows, with its runner.
-pub const RUNNERS: [(&str, Runner); 33] = [
+pub const RUNNERS: [(&str, Runner); 34] = [
     ("cases", cases::run),
     ("idempotency", idempotency::run),
     ("sqs", broker::run),
@@ -62,6 +62,7 @@ pub const RUNNERS: [(&str, Runner); 33] = [
     ("traceparent", traceparent::run),
     ("redis_layout", redis_layout::run),
     ("retry_backoff", retry_backoff::run),
+    ("retry_backoff_defaults", retry_backoff::run_defaults),
     ("redis_delay", redis_delay::run),
     ("kafka_poison", kafka_poison::run),
     ("poison_dlq", poison_dlq::run),

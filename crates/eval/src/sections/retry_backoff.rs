@@ -6,9 +6,9 @@
 //! (from 1), and expects either `expect_delay_seconds` (the exact delay, without jitter) or
 //! `expect_delay_range_seconds` `{min, max}` (the deterministic bounds of a jittered draw:
 //! `[0, d(n)]` with full jitter, `[d(n), d(n)]` without). Values compare exactly in decimal.
-//! A case of the `defaults` sub-block gives only some of the four parameters, in its `given`
-//! object, and the others take their defaults ([`retry::configured`]). The cases' `source`
-//! fields cite the contract and are not read.
+//! A case of the `retry_backoff_defaults` section ([`run_defaults`]) gives only some of the
+//! four parameters, in its `given` object, and the others take their defaults
+//! ([`retry::configured`]). The cases' `source` fields cite the contract and are not read.
 
 use serde_json::Value;
 
@@ -23,8 +23,22 @@ pub fn run(case: &CaseRef<'_>, _section_block: &Value, _fixtures: &dyn FixtureSo
     let c = Case::new(case);
     let parameters = match case.sub_key {
         None => stated(&c),
-        Some("defaults") => given(&c),
         Some(_) => return harness::unknown_sub_key(case, "retry_backoff"),
+    };
+    finish(parameters.and_then(|(backoff, jitter)| check(&c, &backoff, jitter)))
+}
+
+/// A case of the `retry_backoff_defaults` section: the parameters its `given` names, the others
+/// defaulted, and the delay checked as in `retry_backoff`.
+pub fn run_defaults(
+    case: &CaseRef<'_>,
+    _section_block: &Value,
+    _fixtures: &dyn FixtureSource,
+) -> Verdict {
+    let c = Case::new(case);
+    let parameters = match case.sub_key {
+        None => given(&c),
+        Some(_) => return harness::unknown_sub_key(case, "retry_backoff_defaults"),
     };
     finish(parameters.and_then(|(backoff, jitter)| check(&c, &backoff, jitter)))
 }
@@ -63,7 +77,7 @@ fn stated(c: &Case<'_>) -> Step<(Backoff, Jitter)> {
     Ok((backoff, jitter))
 }
 
-/// A `defaults` case's parameters: those its `given` object names, the others defaulted.
+/// A `retry_backoff_defaults` case's parameters: those its `given` object names, the others defaulted.
 fn given(c: &Case<'_>) -> Step<(Backoff, Jitter)> {
     let members = c.object("given")?;
     let mut given = Given::default();
@@ -188,20 +202,26 @@ mod tests {
         let mut d = case(3.0, 2.0, 0.0, "none", 2);
         d["name"] = json!("none-range");
         d["expect_delay_range_seconds"] = json!({"min": 6.0, "max": 6});
-        json!({"description": "r", "cases": [a, b, c, d], "defaults": {"cases": [
+        json!({"description": "r", "cases": [a, b, c, d]})
+    }
+
+    /// A `retry_backoff_defaults` section.
+    fn defaults() -> Value {
+        json!({"description": "d", "cases": [
             {"name": "nothing", "given": {}, "n": 4, "expect_delay_seconds": 0},
             {"name": "base", "given": {"retry_backoff": 3}, "n": 3, "expect_delay_seconds": 3},
             {"name": "growth", "given": {"retry_backoff": 1, "retry_backoff_multiplier": 10},
              "n": 5, "expect_delay_seconds": 10000},
             {"name": "jitter", "given": {"retry_backoff": 2, "retry_jitter": "full"}, "n": 1,
              "expect_delay_range_seconds": {"min": 0, "max": 2}}
-        ]}})
+        ]})
     }
 
     #[test]
     fn exact_decimal_results_and_degenerate_ranges_pass() {
         // 0.1 * 3^2 is 0.9 exactly, although doubles make it 0.9000000000000001.
         assert_all_pass("retry_backoff", &block(), run);
+        assert_all_pass("retry_backoff_defaults", &defaults(), run_defaults);
     }
 
     #[test]
@@ -251,54 +271,57 @@ mod tests {
 
     #[test]
     fn what_a_defaults_case_does_not_give_takes_its_default() {
-        let mut b = block();
-        b["defaults"]["cases"][0]["expect_delay_seconds"] = json!(1);
+        let mut b = defaults();
+        b["cases"][0]["expect_delay_seconds"] = json!(1);
         assert_mismatch_at(
-            &verdict_of("retry_backoff", &b, "defaults/nothing", run),
-            "/retry_backoff/defaults/cases/0/expect_delay_seconds",
+            &verdict_of("retry_backoff_defaults", &b, "nothing", run_defaults),
+            "/retry_backoff_defaults/cases/0/expect_delay_seconds",
         );
-        b["defaults"]["cases"][1]["expect_delay_seconds"] = json!(12);
+        b["cases"][1]["expect_delay_seconds"] = json!(12);
         assert_mismatch_at(
-            &verdict_of("retry_backoff", &b, "defaults/base", run),
-            "/retry_backoff/defaults/cases/1/expect_delay_seconds",
+            &verdict_of("retry_backoff_defaults", &b, "base", run_defaults),
+            "/retry_backoff_defaults/cases/1/expect_delay_seconds",
         );
         // A non-zero cap by default would stop the growth short of 10000.
-        b["defaults"]["cases"][2]["expect_delay_seconds"] = json!(600);
+        b["cases"][2]["expect_delay_seconds"] = json!(600);
         assert_mismatch_at(
-            &verdict_of("retry_backoff", &b, "defaults/growth", run),
-            "/retry_backoff/defaults/cases/2/expect_delay_seconds",
+            &verdict_of("retry_backoff_defaults", &b, "growth", run_defaults),
+            "/retry_backoff_defaults/cases/2/expect_delay_seconds",
         );
         // Without a jitter given, the delay is exact.
-        b["defaults"]["cases"][2]["expect_delay_range_seconds"] = json!({"min": 0, "max": 10000});
-        b["defaults"]["cases"][2]["expect_delay_seconds"] = json!(10000);
+        b["cases"][2]["expect_delay_range_seconds"] = json!({"min": 0, "max": 10000});
+        b["cases"][2]["expect_delay_seconds"] = json!(10000);
         assert_mismatch_at(
-            &verdict_of("retry_backoff", &b, "defaults/growth", run),
-            "/retry_backoff/defaults/cases/2/expect_delay_range_seconds/min",
+            &verdict_of("retry_backoff_defaults", &b, "growth", run_defaults),
+            "/retry_backoff_defaults/cases/2/expect_delay_range_seconds/min",
         );
     }
 
     #[test]
     fn a_malformed_given_names_its_member() {
-        let mut b = block();
-        b["defaults"]["cases"][0]["given"] = json!([]);
-        b["defaults"]["cases"][1]["given"]["retry_backoff"] = json!("3");
-        b["defaults"]["cases"][2]["given"]["retry_jitter"] = json!("equal");
-        b["defaults"]["cases"][3]["given"]["retry_delay"] = json!(1);
+        let mut b = defaults();
+        b["cases"][0]["given"] = json!([]);
+        b["cases"][1]["given"]["retry_backoff"] = json!("3");
+        b["cases"][2]["given"]["retry_jitter"] = json!("equal");
+        b["cases"][3]["given"]["retry_delay"] = json!(1);
         let at = |id: &str, ptr: &str| {
-            assert_malformed_at(&verdict_of("retry_backoff", &b, id, run), ptr)
+            assert_malformed_at(
+                &verdict_of("retry_backoff_defaults", &b, id, run_defaults),
+                ptr,
+            )
         };
-        at("defaults/nothing", "/retry_backoff/defaults/cases/0/given");
+        at("nothing", "/retry_backoff_defaults/cases/0/given");
         at(
-            "defaults/base",
-            "/retry_backoff/defaults/cases/1/given/retry_backoff",
+            "base",
+            "/retry_backoff_defaults/cases/1/given/retry_backoff",
         );
         at(
-            "defaults/growth",
-            "/retry_backoff/defaults/cases/2/given/retry_jitter",
+            "growth",
+            "/retry_backoff_defaults/cases/2/given/retry_jitter",
         );
         at(
-            "defaults/jitter",
-            "/retry_backoff/defaults/cases/3/given/retry_delay",
+            "jitter",
+            "/retry_backoff_defaults/cases/3/given/retry_delay",
         );
         let mut b = block();
         b["other"] = json!({"cases": [{"name": "x"}]});
@@ -311,5 +334,6 @@ mod tests {
     #[test]
     fn junk_never_panics() {
         assert_no_panic_on_junk("retry_backoff", &block(), run);
+        assert_no_panic_on_junk("retry_backoff_defaults", &defaults(), run_defaults);
     }
 }

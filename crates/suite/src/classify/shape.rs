@@ -10,7 +10,9 @@
 //! The members looked at are the case's own (its `description` aside) and those of each member
 //! that is an object (`expect.topic`), not deeper: a map of header values one level further down
 //! is data the runner iterates, not a field it reads by name. A block needs at least two cases
-//! in OLD to say what its cases always carry.
+//! in OLD to say what its cases always carry. A case of a block that OLD did not have is held
+//! against the whole section, as a runner that walks the section's cases meets it (the real
+//! babelqueue-python runner hands every case of `retry_backoff` to one function).
 
 use std::collections::BTreeSet;
 
@@ -53,7 +55,10 @@ fn carried_by_all<'a>(mut cases: impl Iterator<Item = &'a Value>) -> Option<BTre
 }
 
 /// The `case-lacks-member` change for the case `key` added to `section`, when it lacks members
-/// that every case of its block (the same sub-block, or the section's own cases) had in OLD.
+/// that every case of its block (the same sub-block, or the section's own cases) had in OLD. A
+/// case in a block OLD did not have is held against every case of the section: a runner walks a
+/// section's cases, sub-blocks included (the case-id rule), and one written for OLD hands the new
+/// block's cases to the code that read all of OLD's.
 pub(super) fn lacking(
     section: &str,
     key: &CaseKey,
@@ -61,9 +66,10 @@ pub(super) fn lacking(
     old_cases: &[(CaseKey, &IndexedCase<'_>)],
 ) -> Option<Change> {
     let block = holder(added);
+    let known = old_cases.iter().any(|(_, c)| holder(c) == block);
     let siblings: Vec<&Value> = old_cases
         .iter()
-        .filter(|(_, c)| holder(c) == block)
+        .filter(|(_, c)| !known || holder(c) == block)
         .map(|(_, c)| c.case.case)
         .collect();
     let carried = carried_by_all(siblings.iter().copied())?;
@@ -73,17 +79,26 @@ pub(super) fn lacking(
         return None;
     }
     let id = shown_id(key);
-    let block_name = block.map_or(format!("`{section}`"), |b| format!("`{section}.{b}`"));
+    let where_from = match (&block, known) {
+        (Some(b), true) => format!(
+            "all {} cases of `{section}.{b}` carry in OLD",
+            siblings.len()
+        ),
+        (None, true) => format!("all {} cases of `{section}` carry in OLD", siblings.len()),
+        (_, false) => format!(
+            "all {} cases of section `{section}` carry in OLD, and its new block is walked with them",
+            siblings.len()
+        ),
+    };
     let shown: Vec<String> = missing.iter().map(|m| format!("`{m}`")).collect();
     Some(
         Change::new(
             Code::CaseLacksMember,
             MANIFEST,
             format!(
-                "case `{id}` added to section `{section}` lacks {}, which all {} cases of \
-                 {block_name} carry in OLD: a runner of OLD's version reads {} and fails on this case",
+                "case `{id}` added to section `{section}` lacks {}, which {where_from}: a runner \
+                 of OLD's version reads {} and fails on this case",
                 shown.join(", "),
-                siblings.len(),
                 if missing.len() == 1 { "it" } else { "them" },
             ),
         )
