@@ -119,9 +119,10 @@ old, new = (json.load(open(p, encoding="utf-8")) for p in sys.argv[1:3])
 print(" ".join(s for s in new.get("sections", {}) if s not in old.get("sections", {})))
 PY
 )
-if [ -n "$new_sections" ]; then
+read -r -a new_list <<<"$new_sections"
+if [ ${#new_list[@]} -gt 0 ]; then
     cp -R "$WORK/suite-$next" "$WORK/suite-$next-runnable"
-    python3 - "$WORK/suite-$next-runnable/manifest.json" $new_sections <<'PY'
+    python3 - "$WORK/suite-$next-runnable/manifest.json" "${new_list[@]}" <<'PY'
 import json, sys
 path, drop = sys.argv[1], sys.argv[2:]
 manifest = json.load(open(path, encoding="utf-8"))
