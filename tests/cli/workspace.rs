@@ -551,6 +551,16 @@ fn an_interrupted_sync_is_reported_incomplete_never_as_the_new_version() {
     let w = RealWorkspace::new();
     let copy = w.ws().join(OLD[0]);
     fs::remove_file(copy.join("CONFORMANCE_VERSION")).unwrap();
+    // Stopped before the new manifest: the old release's files, its manifest naming no version.
+    let doc = json(&w.run(&["sync", "--check", "--workspace", "..", "--format", "json"]));
+    let r = row(&doc, OLD[0]);
+    assert_eq!(r["status"], "drift");
+    assert_eq!(r["incomplete"], true);
+    let human = stdout(&w.run(&["sync", "--check", "--workspace", ".."]));
+    assert!(
+        human.contains("interrupted: every file is release 1.0.0's"),
+        "{human}"
+    );
     fs::copy(
         bundled_suite().join("manifest.json"),
         copy.join("manifest.json"),

@@ -66,8 +66,9 @@ pub struct Identity {
     /// CONFORMANCE_VERSION, else the manifest's `conformance_version` (escaped for display).
     pub version: Option<String>,
     pub source: Option<VersionSource>,
-    /// The manifest names a version but CONFORMANCE_VERSION is missing: an interrupted sync or
-    /// update.
+    /// CONFORMANCE_VERSION is missing but the manifest names a version, or (for a manifest that
+    /// names none) the files are a known release's byte for byte but for it: an interrupted sync
+    /// or update.
     pub interrupted: bool,
     /// The known release the copy was compared with (its version's, or for an unversioned copy
     /// the release it is byte for byte).
@@ -107,10 +108,16 @@ impl Identity {
                 .to_string(),
         };
         if self.interrupted {
-            text = format!(
-                "interrupted: manifest.json names {version} but CONFORMANCE_VERSION is missing, as \
-                 an interrupted sync or update leaves it; otherwise {text}"
-            );
+            text = match &self.release {
+                Some(r) if self.version.is_none() => format!(
+                    "interrupted: every file is release {r}'s but CONFORMANCE_VERSION is \
+                     missing, as an interrupted sync or update leaves it (or it was deleted)"
+                ),
+                _ => format!(
+                    "interrupted: manifest.json names {version} but CONFORMANCE_VERSION is \
+                     missing, as an interrupted sync or update leaves it; otherwise {text}"
+                ),
+            };
         }
         text
     }
@@ -246,10 +253,10 @@ fn file_version(dir: &Path) -> Option<String> {
     )?)
 }
 
-/// The manifest names a version but CONFORMANCE_VERSION is missing.
+/// CONFORMANCE_VERSION is missing, and the manifest names a version or the files are a known
+/// release's but for it ([`Identity::interrupted`]).
 pub fn is_interrupted(dir: &Path) -> bool {
-    !fs::symlink_metadata(dir.join(VERSION_FILE)).is_ok_and(|m| m.is_file())
-        && manifest_version(dir).is_some()
+    identify(dir).interrupted
 }
 
 /// The version evidence of a copy: its CONFORMANCE_VERSION (the version it names, and whether
@@ -302,7 +309,7 @@ fn identify_from(
     } = evidence;
     // A version file that names a version is the version, and a copy that has one is not
     // interrupted, whatever its manifest says: the manifest is read only without one.
-    let (version, source, interrupted) = match file_version {
+    let (version, source, mut interrupted) = match file_version {
         Some(v) => (Some(v), Some(VersionSource::File), false),
         None => match manifest_version() {
             Some(v) => (
@@ -334,6 +341,13 @@ fn identify_from(
         }
         (None, Some(digests)) => match index().iter().find(|(_, d)| **d == digests) {
             Some((v, _)) => (Some(v.clone()), 0),
+            None if !version_file_present => match release_but_its_version_file(&digests) {
+                Some(v) => {
+                    interrupted = true;
+                    (Some(v), 0)
+                }
+                None => (None, 0),
+            },
             None => (None, 0),
         },
     };
@@ -344,6 +358,17 @@ fn identify_from(
         release,
         edited,
     }
+}
+
+/// The release whose files these are, byte for byte, all but its CONFORMANCE_VERSION: what an
+/// update of a copy whose manifest names no version (releases before 1.5.0) leaves when it is
+/// stopped after removing the old version file and before writing the new manifest.
+fn release_but_its_version_file(digests: &Digests) -> Option<String> {
+    index().iter().find_map(|(v, known)| {
+        let mut known = known.clone();
+        known.remove(VERSION_FILE)?;
+        (known == *digests).then(|| v.clone())
+    })
 }
 
 /// What the copy in `dir` is.
@@ -469,12 +494,20 @@ mod tests {
             .map(|v| real_releases().join(v))
             .collect();
         dirs.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/upstream-suite"));
-        // Without its version file: 1.8.0's manifest names its version (interrupted), 1.2.0's
-        // does not (unversioned, and no release matches it).
-        for (v, name) in [("1.8.0", "interrupted"), ("1.2.0", "unversioned")] {
+        // Without its version file: 1.8.0's manifest names its version (interrupted); 1.2.0's
+        // does not, but every other file is 1.2.0's (interrupted too); with one of them edited
+        // as well, nothing says a version (unversioned).
+        for (v, name) in [
+            ("1.8.0", "interrupted"),
+            ("1.2.0", "interrupted-before-manifest"),
+            ("1.2.0", "unversioned"),
+        ] {
             let copy = scratch.path().join(name);
             copy_release(v, &copy);
             fs::remove_file(copy.join(VERSION_FILE)).unwrap();
+            if name == "unversioned" {
+                fs::write(copy.join(MANIFEST), "{}").unwrap();
+            }
             dirs.push(copy);
         }
         // A version file that names nothing (the manifest's version counts, and the copy is not

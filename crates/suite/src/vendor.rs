@@ -10,8 +10,9 @@
 //! - a copy never claims a version it does not hold: when the version changes, the old
 //!   CONFORMANCE_VERSION is removed before any other file is written and the new one is written
 //!   last (and manifest.json, which names it, first), so an interrupted run leaves a copy whose
-//!   manifest names a version it has no CONFORMANCE_VERSION for, which a check reports as
-//!   interrupted ([`is_incomplete`]);
+//!   manifest names a version it has no CONFORMANCE_VERSION for, or (stopped before the new
+//!   manifest, over a release whose manifest names none) a known release without its version
+//!   file, which a check reports as interrupted ([`is_incomplete`]);
 //! - the whole write is planned first ([`plan`]): a directory where the suite has a file, a file
 //!   where it has a directory, or a directory this user cannot write refuses the copy before
 //!   anything in it changes;
@@ -195,9 +196,11 @@ fn sync_dir(dir: &Path) {
     }
 }
 
-/// True when `dir` holds a copy whose writing was interrupted, as far as the evidence says: its
-/// manifest.json names a version (`conformance_version`) but it has no CONFORMANCE_VERSION (which
-/// [`apply`] writes last). A copy with no version anywhere is unversioned, not interrupted.
+/// True when `dir` holds a copy whose writing was interrupted, as far as the evidence says: it
+/// has no CONFORMANCE_VERSION (which [`apply`] removes first and writes last), and its
+/// manifest.json names a version (`conformance_version`) or, for a manifest that names none,
+/// every other file is a known release's. A copy with no version anywhere is otherwise
+/// unversioned, not interrupted.
 pub fn is_incomplete(dir: &Path) -> bool {
     crate::releases::is_interrupted(dir)
 }

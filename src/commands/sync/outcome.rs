@@ -100,8 +100,8 @@ pub struct TargetResult {
     pub status: Status,
     /// The vendored CONFORMANCE_VERSION, when there is one.
     pub vendored_version: Option<String>,
-    /// The copy's manifest names a version but it has no CONFORMANCE_VERSION: an interrupted
-    /// sync or update (never said of an unversioned copy).
+    /// The copy has no CONFORMANCE_VERSION, and its manifest names a version or every other
+    /// file is a known release's: an interrupted sync or update ([`Identity::interrupted`]).
     pub incomplete: bool,
     /// `--check`: what the copy is (version, known release, edited files).
     pub identity: Option<Identity>,

@@ -151,20 +151,43 @@ fn sync_check_human_never_calls_an_unversioned_copy_interrupted() {
 }
 
 #[test]
-fn a_release_copy_without_version_file_or_manifest_version_is_unversioned() {
-    // Unit-level facts through the library: a 1.0.0 copy without its version file.
+fn a_release_copy_without_version_file_or_manifest_version_is_interrupted_only_when_whole() {
+    // Unit-level facts through the library: a 1.2.0 copy without its version file.
     let dir = tempfile::tempdir().unwrap();
     copy_tree(&data("real-releases/1.2.0"), dir.path());
     let id = bqsuite_suite::releases::identify(dir.path());
     assert_eq!(id.release.as_deref(), Some("1.2.0"));
     assert_eq!(id.edited, 0);
     fs::remove_file(dir.path().join("CONFORMANCE_VERSION")).unwrap();
-    // 1.2.0's manifest names no version: unversioned, not interrupted, and no release matches
-    // byte for byte (the version file is part of every release).
+    // 1.2.0's manifest names no version, but every other file is 1.2.0's: what a sync or update
+    // stopped before it wrote the new manifest leaves. Interrupted, and still unversioned.
+    let id = bqsuite_suite::releases::identify(dir.path());
+    assert!(id.unversioned());
+    assert!(id.interrupted);
+    assert_eq!((id.release.as_deref(), id.edited), (Some("1.2.0"), 0));
+    assert!(
+        id.describe()
+            .starts_with("interrupted: every file is release 1.2.0's"),
+        "{}",
+        id.describe()
+    );
+    // One file edited as well: nothing says a version, so unversioned and not interrupted.
+    let fixture = fs::read_dir(dir.path().join("fixtures"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    fs::write(&fixture, "{}\n").unwrap();
     let id = bqsuite_suite::releases::identify(dir.path());
     assert!(id.unversioned());
     assert!(!id.interrupted);
-    assert!(id.describe().starts_with("unversioned"));
+    assert_eq!(id.release, None);
+    assert!(
+        id.describe().starts_with("unversioned"),
+        "{}",
+        id.describe()
+    );
 }
 
 fn fetch_check(copy: &Path, version: &str) -> std::process::Output {
