@@ -141,8 +141,9 @@ pub fn assert_flips_caught(version: &str, section: &str) -> usize {
 /// The pointer of the first leaf (depth first, document order) of the expectation at
 /// `field_ptr`, and another plausible value for it: a different value that another case of the
 /// section holds at the same place (for a list of pointers that must be absent: the root
-/// pointer, which always exists), else a negated boolean, a number plus one, a string with a
-/// suffix, an element added to an empty array, a key added to an empty object.
+/// pointer, which always exists), else a negated boolean, a number plus one, another string the
+/// field holds in the section or else a string with a suffix, an element added to an empty
+/// array, a key added to an empty object.
 pub fn flip(
     manifest: &Value,
     section: &str,
@@ -167,7 +168,11 @@ pub fn flip(
     if field.contains("absent") && leaf.is_string() {
         return Some((leaf_ptr, Value::String(String::new())));
     }
-    let same_kind = seen.iter().find(|v| kind(v) == kind(leaf)).cloned();
+    let same_kind = seen
+        .iter()
+        .find(|v| kind(v) == kind(leaf))
+        .cloned()
+        .or_else(|| other_word(manifest, section, field, leaf));
     let new = match (same_kind, leaf) {
         (Some(v), _) => v,
         (None, Value::Bool(b)) => Value::Bool(!b),
@@ -181,6 +186,30 @@ pub fn flip(
         (None, Value::Object(_)) => serde_json::json!({"flipped": true}),
     };
     Some((leaf_ptr, new))
+}
+
+/// For a string leaf no other case holds at the same place: a different string the same field
+/// holds elsewhere in the section (a word of a closed vocabulary, such as a stamp form, stays
+/// one of its words rather than becoming unknown).
+fn other_word(manifest: &Value, section: &str, field: &str, leaf: &Value) -> Option<Value> {
+    fn strings<'v>(value: &'v Value, out: &mut Vec<&'v Value>) {
+        match value {
+            Value::String(_) => out.push(value),
+            Value::Array(items) => items.iter().for_each(|v| strings(v, out)),
+            Value::Object(members) => members.values().for_each(|v| strings(v, out)),
+            _ => {}
+        }
+    }
+    if !leaf.is_string() {
+        return None;
+    }
+    let mut all = Vec::new();
+    for c in section_cases(section, &manifest[section]) {
+        if let Some(v) = c.case.get(field) {
+            strings(v, &mut all);
+        }
+    }
+    all.into_iter().find(|v| *v != leaf).cloned()
 }
 
 fn kind(v: &Value) -> u8 {

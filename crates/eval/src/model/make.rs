@@ -19,7 +19,7 @@ use super::constants::{
     PLACEHOLDER_TRACE_ID, SUPPORTED_SCHEMA_VERSION,
 };
 use super::decode::{Decoded, IdentitySource, Meta};
-use crate::switch::{encode as encode_mutant, javascript, python, trim};
+use crate::switch::{copied, encode as encode_mutant, go, javascript, python, trim};
 
 /// Everything the producer API (plus test access to the extras containers) takes.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -34,6 +34,9 @@ pub struct MakeInput {
     pub extras_top: Map<String, Value>,
     /// Preserved unknown meta keys.
     pub extras_meta: Map<String, Value>,
+    /// The clock reading make stamps `meta.created_at` with, in Unix milliseconds (`None`: the
+    /// placeholder time).
+    pub now_ms: Option<u64>,
 }
 
 /// make refused its input.
@@ -57,7 +60,8 @@ fn refuse(key: &str, message: String) -> MakeError {
     }
 }
 
-/// Builds a new message (attempts 0, lang [`MODEL_LANG`], placeholder id / created_at).
+/// Builds a new message (attempts 0, lang [`MODEL_LANG`], placeholder id, created_at from
+/// `now_ms` or the placeholder time).
 pub fn make(input: MakeInput) -> Result<Decoded, MakeError> {
     let urn = python::strip(&input.urn).unwrap_or_else(|| trim::make_trim_urn(&input.urn));
     let checked = if trim::blank_check_before_trim() {
@@ -104,17 +108,22 @@ pub fn make(input: MakeInput) -> Result<Decoded, MakeError> {
         extras.insert(key.clone(), stored);
     }
 
+    let now_ms = input.now_ms.unwrap_or(PLACEHOLDER_TIME_MS);
+    let created_at = go::make_created_at(now_ms).unwrap_or(now_ms);
+    let id = python::message_id(PLACEHOLDER_MESSAGE_ID)
+        .or_else(|| copied::message_id(&trace_id))
+        .unwrap_or_else(|| PLACEHOLDER_MESSAGE_ID.to_string());
     Ok(Decoded {
         urn: urn.to_string(),
         identity_source: IdentitySource::Job,
         trace_id: Some(trace_id),
         data: input.data,
         meta: Meta {
-            id: Some(Value::from(PLACEHOLDER_MESSAGE_ID)),
+            id: Some(Value::from(id)),
             queue: Some(Value::from(input.queue)),
             lang: Some(Value::from(MODEL_LANG)),
             schema_version: SUPPORTED_SCHEMA_VERSION,
-            created_at: Some(Value::from(PLACEHOLDER_TIME_MS)),
+            created_at: Some(Value::from(created_at)),
             extras,
         },
         attempts: 0,

@@ -68,6 +68,16 @@ pub const MUTANTS: &[MutantInfo] = &[
         habit: "searching the contract's example tiers (5 s, 30 s, 5 min, 30 min) hard-coded, whatever is configured",
         sections: &["backoff"],
     },
+    // SURVIVES the real 1.8.0 suite (no case compares the ids make generates): killed by the
+    // proposal/manifest.json case `producer_stamps/message-id-is-not-the-trace-id`.
+    MutantInfo {
+        mutant: Mutant::CopiedMessageIdFromTraceId,
+        id: "copied-message-id-from-trace-id",
+        family: "copied",
+        rule: "meta.id is the message's own id, distinct from trace_id",
+        habit: "Meta.ID = traceID, the neighbouring id the constructor has just resolved",
+        sections: &["producer_stamps"],
+    },
 ];
 
 #[cfg(test)]
@@ -90,6 +100,11 @@ mod tests {
                 Mutant::CopiedRetryBackoffSqsVisibilityCap,
                 "retry_backoff",
                 "uncapped-growth-past-twelve-hours",
+            ),
+            (
+                Mutant::CopiedMessageIdFromTraceId,
+                "producer_stamps",
+                "message-id-is-not-the-trace-id",
             ),
         ],
         separates: &[

@@ -57,6 +57,16 @@ pub const MUTANTS: &[MutantInfo] = &[
         habit: "decoding created_at into a time.Time and writing back t.Unix() * 1000, which loses the milliseconds",
         sections: &["roundtrip"],
     },
+    // SURVIVES the real 1.8.0 suite (no case looks at what make stamps): killed by the
+    // proposal/manifest.json case `producer_stamps/created-at-is-the-clock-in-milliseconds`.
+    MutantInfo {
+        mutant: Mutant::GoMakeCreatedAtUnixSeconds,
+        id: "go-make-created-at-unix-seconds",
+        family: "go",
+        rule: "make stamps meta.created_at with the clock in Unix milliseconds",
+        habit: "CreatedAt: time.Now().Unix(), whole seconds where milliseconds are due",
+        sections: &["producer_stamps"],
+    },
     MutantInfo {
         mutant: Mutant::GoGateTrimSpace,
         id: "go-gate-trimspace",
@@ -100,6 +110,11 @@ mod tests {
                 Mutant::GoCreatedAtUnixSeconds,
                 "roundtrip",
                 "created-at-milliseconds-roundtrip",
+            ),
+            (
+                Mutant::GoMakeCreatedAtUnixSeconds,
+                "producer_stamps",
+                "created-at-is-the-clock-in-milliseconds",
             ),
         ],
         separates: &[],

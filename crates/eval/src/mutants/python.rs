@@ -1,6 +1,6 @@
 //! Python-habit mutants: `re.match` with `$` (which also matches before a final newline),
-//! `str.strip()` and `str.isspace()` with their Unicode defaults, `isinstance(True, int)`, and
-//! `str()` of a float. `int()` on a counter text (`" 3 "`, `"1_0"`) is not one: whether such a
+//! `str.strip()` and `str.isspace()` with their Unicode defaults, `isinstance(True, int)`,
+//! `str()` of a float, and `uuid4().hex`. `int()` on a counter text (`" 3 "`, `"1_0"`) is not one: whether such a
 //! text is a count is an open decision (docs/suites/babelqueue-proposal.md).
 
 use super::info::MutantInfo;
@@ -48,6 +48,16 @@ pub const MUTANTS: &[MutantInfo] = &[
         habit: "str(delay_seconds * 1000) with the delay held as a float, which writes \"20000.0\"",
         sections: &["backoff"],
     },
+    // SURVIVES the real 1.8.0 suite (no case looks at the form of a generated meta.id): killed
+    // by the proposal/manifest.json case `producer_stamps/ids-are-uuid-text`.
+    MutantInfo {
+        mutant: Mutant::PyMessageIdUuidHex,
+        id: "python-message-id-uuid-hex",
+        family: "python",
+        rule: "make writes meta.id as a UUID in its text form: 8-4-4-4-12 hex digits with hyphens (format uuid)",
+        habit: "\"id\": uuid.uuid4().hex, the same 32 hex digits without their hyphens",
+        sections: &["producer_stamps"],
+    },
 ];
 
 #[cfg(test)]
@@ -73,6 +83,11 @@ mod tests {
                 "identity with boolean attempts",
             ),
             (Mutant::PyBoolIsInt, "cases", "invalid-boolean-attempts"),
+            (
+                Mutant::PyMessageIdUuidHex,
+                "producer_stamps",
+                "ids-are-uuid-text",
+            ),
         ],
         separates: &[
             // python-strip-default is told from trim-unicode-whitespace by U+001F.

@@ -18,6 +18,7 @@ pub mod payload_schema;
 pub mod payload_schema_types;
 pub mod payload_schema_unicode;
 pub mod poison_dlq;
+pub mod producer_stamps;
 pub mod pulsar_exhaustion;
 pub mod redis;
 pub mod redis_delay;
@@ -37,7 +38,7 @@ use bqsuite_core::ids::CaseRef;
 pub type Runner = fn(&CaseRef<'_>, &Value, &dyn FixtureSource) -> Verdict;
 
 /// Every section the reference evaluator knows, with its runner.
-pub const RUNNERS: [(&str, Runner); 34] = [
+pub const RUNNERS: [(&str, Runner); 35] = [
     ("cases", cases::run),
     ("idempotency", idempotency::run),
     ("sqs", broker::run),
@@ -50,6 +51,7 @@ pub const RUNNERS: [(&str, Runner); 34] = [
     ("payload_schema", payload_schema::run),
     ("payload_schema_unicode", payload_schema_unicode::run),
     ("payload_schema_types", payload_schema_types::run),
+    ("producer_stamps", producer_stamps::run),
     ("roundtrip", roundtrip::run),
     ("data_shape", data_shape::run),
     ("forbidden_keys", forbidden_keys::run),

@@ -80,6 +80,12 @@ pub fn requested_delay_tiers(example: &[u64]) -> Option<Vec<u64>> {
     on(Mutant::CopiedBackoffExampleTiers).then(|| example.to_vec())
 }
 
+/// The `meta.id` make writes under the active mutant (`None`: the rule applies): the message's
+/// own `trace_id`, the neighbouring id, instead of a fresh one.
+pub fn message_id(trace_id: &str) -> Option<String> {
+    on(Mutant::CopiedMessageIdFromTraceId).then(|| trace_id.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

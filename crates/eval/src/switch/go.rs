@@ -67,6 +67,12 @@ pub fn created_at(value: &Value) -> Option<Value> {
     value.as_u64().map(|ms| Value::from(ms / 1000 * 1000))
 }
 
+/// `meta.created_at` as make stamps it from the clock reading `now_ms` under the active mutant
+/// (`None`: the rule applies): `time.Now().Unix()`, whole seconds where milliseconds are due.
+pub fn make_created_at(now_ms: u64) -> Option<u64> {
+    on(Mutant::GoMakeCreatedAtUnixSeconds).then_some(now_ms / 1000)
+}
+
 /// The version-gate decision for a string property under `strings.TrimSpace(v)`, then a
 /// comparison with "1" or "" (`None`: the rule applies).
 pub fn gate_decodes(text: &str) -> Option<bool> {

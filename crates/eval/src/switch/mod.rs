@@ -239,6 +239,7 @@ pub enum Mutant {
     PyStripDefault,
     PyBoolIsInt,
     PyFloatDelayHeader,
+    PyMessageIdUuidHex,
     // Adequacy round 3, families go, jvm-dotnet, schema-engine and copied (switch/go.rs,
     // switch/jvm_dotnet.rs, switch/schema_engine.rs, switch/copied.rs)
     GoPayloadNullAsZeroValue,
@@ -248,6 +249,7 @@ pub enum Mutant {
     GoCreatedAtUnixSeconds,
     GoGateTrimSpace,
     GoMetaEntriesIntoMap,
+    GoMakeCreatedAtUnixSeconds,
     JvmAttemptsInt32,
     JvmRedisScoreInt32,
     JvmCreatedAtInt32Seconds,
@@ -273,6 +275,7 @@ pub enum Mutant {
     CopiedExhaustionMaxAttemptsFromAsb,
     CopiedCorrelationIdFromMessageId,
     CopiedBackoffExampleTiers,
+    CopiedMessageIdFromTraceId,
 }
 
 thread_local! {

@@ -1,6 +1,6 @@
 //! The variations of the Python-habit (`python`) mutants: `re.match` with `$`, `str.strip()`,
-//! `isinstance(value, int)` (in the poison classifier and in decode's `attempts`) and `str(float)`, as the model does them while one of them
-//! is switched on. Their catalogue entries are in [`crate::mutants::python`].
+//! `isinstance(value, int)` (in the poison classifier and in decode's `attempts`), `str(float)`
+//! and `uuid4().hex`, as the model does them while one of them is switched on. Their catalogue entries are in [`crate::mutants::python`].
 
 use serde_json::Value;
 
@@ -57,6 +57,12 @@ pub fn bool_as_int(value: &Value) -> Option<u64> {
 /// delay went through seconds as a float, so `str()` writes `"20000.0"`.
 pub fn ms_header(ms: u64) -> Option<String> {
     on(Mutant::PyFloatDelayHeader).then(|| format!("{ms}.0"))
+}
+
+/// The `meta.id` make writes for the generated `id` under the active mutant (`None`: the rule
+/// applies): `uuid.uuid4().hex`, the 32 hex digits without their hyphens.
+pub fn message_id(id: &str) -> Option<String> {
+    on(Mutant::PyMessageIdUuidHex).then(|| id.replace('-', ""))
 }
 
 #[cfg(test)]
