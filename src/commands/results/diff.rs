@@ -13,7 +13,7 @@
 //! no `sdk` / `sections`, cannot be compared (exit 2). No schema or manifest is consulted: the
 //! diff compares what the files say.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
@@ -82,6 +82,16 @@ fn with_reason(status: Status, case: &CaseEntry) -> String {
     }
 }
 
+/// What the diff counted, by kind of change.
+#[derive(Default)]
+struct Tally {
+    regressions: usize,
+    fixes: usize,
+    added: usize,
+    removed: usize,
+    changed: usize,
+}
+
 /// Runs `results diff`.
 pub fn run(options: &DiffOptions) -> Result<Report> {
     let old = load(&options.old)?;
@@ -108,109 +118,14 @@ pub fn run(options: &DiffOptions) -> Result<Report> {
             .at("/conformance_version"),
         );
     }
-    let old_sections: HashMap<&str, &SectionEntry> =
-        old.sections.iter().map(|s| (s.name.as_str(), s)).collect();
-    let new_names: HashMap<&str, &SectionEntry> =
-        new.sections.iter().map(|s| (s.name.as_str(), s)).collect();
-    let (mut regressions, mut fixes, mut added, mut removed, mut changed) = (0, 0, 0, 0, 0);
-    let empty = Vec::new();
-    for section in &new.sections {
-        let new_cases = section.cases.as_ref().unwrap_or(&empty);
-        let Some(before) = old_sections.get(section.name.as_str()) else {
-            added += new_cases.len();
-            report.push(
-                findings::section_added(&new.file, &section.name, new_cases.len())
-                    .at(json::join("/sections", &section.name))
-                    .line_col(section.key_pos.line, section.key_pos.column),
-            );
-            continue;
-        };
-        let old_cases: HashMap<&str, &CaseEntry> = before
-            .cases
-            .as_ref()
-            .unwrap_or(&empty)
-            .iter()
-            .map(|c| (c.id.as_str(), c))
-            .collect();
-        for case in new_cases {
-            let pointer = case_pointer(&section.name, &case.id);
-            let at = |d: Diagnostic| {
-                d.at(&pointer)
-                    .line_col(case.key_pos.line, case.key_pos.column)
-                    .case(&section.name, &case.id)
-            };
-            let Some(was) = old_cases.get(case.id.as_str()) else {
-                added += 1;
-                report.push(at(findings::case_added(
-                    &new.file,
-                    &case.id,
-                    &section.name,
-                    &with_reason(case.status, case),
-                )));
-                continue;
-            };
-            match (was.status, case.status) {
-                (a, b) if a == b => {}
-                (Status::Pass, now) => {
-                    regressions += 1;
-                    report.push(at(findings::regression(
-                        &new.file,
-                        &case.id,
-                        &section.name,
-                        &with_reason(now, case),
-                    )));
-                }
-                (before, Status::Pass) => {
-                    fixes += 1;
-                    report.push(at(findings::fix(
-                        &new.file,
-                        &case.id,
-                        &section.name,
-                        before.as_str(),
-                    )));
-                }
-                (before, now) => {
-                    changed += 1;
-                    report.push(at(findings::status_changed(
-                        &new.file,
-                        &case.id,
-                        &section.name,
-                        before.as_str(),
-                        &with_reason(now, case),
-                    )));
-                }
-            }
-        }
-        let now: HashMap<&str, ()> = new_cases.iter().map(|c| (c.id.as_str(), ())).collect();
-        for case in before.cases.as_ref().unwrap_or(&empty) {
-            if !now.contains_key(case.id.as_str()) {
-                removed += 1;
-                report.push(
-                    findings::case_removed(
-                        &old.file,
-                        &case.id,
-                        &section.name,
-                        case.status.as_str(),
-                    )
-                    .at(case_pointer(&section.name, &case.id))
-                    .line_col(case.key_pos.line, case.key_pos.column)
-                    .case(&section.name, &case.id),
-                );
-            }
-        }
-    }
-    for section in &old.sections {
-        if new_names.contains_key(section.name.as_str()) {
-            continue;
-        }
-        let n = section.cases.as_ref().map_or(0, Vec::len);
-        removed += n;
-        report.push(
-            findings::section_removed(&old.file, &section.name, n)
-                .at(json::join("/sections", &section.name))
-                .line_col(section.key_pos.line, section.key_pos.column),
-        );
-    }
+    let tally = compare_runs(&old, &new, &mut report);
+    let Tally {
+        regressions,
+        fixes,
+        added,
+        removed,
+        changed,
+    } = tally;
     report.summary.push(format!(
         "{regressions} regression{}, {fixes} fix{}, {added} added, {removed} removed, {changed} \
          other change{}",
@@ -238,4 +153,101 @@ pub fn run(options: &DiffOptions) -> Result<Report> {
     });
     report.sort();
     Ok(report)
+}
+
+/// Every section of NEW against its namesake in OLD, then the sections only OLD has.
+fn compare_runs(old: &Run, new: &Run, report: &mut Report) -> Tally {
+    let mut tally = Tally::default();
+    let old_sections: HashMap<&str, &SectionEntry> =
+        old.sections.iter().map(|s| (s.name.as_str(), s)).collect();
+    let new_names: HashSet<&str> = new.sections.iter().map(|s| s.name.as_str()).collect();
+    for section in &new.sections {
+        match old_sections.get(section.name.as_str()) {
+            Some(before) => compare_section(old, new, before, section, report, &mut tally),
+            None => {
+                let n = section.cases.as_ref().map_or(0, Vec::len);
+                tally.added += n;
+                report.push(
+                    findings::section_added(&new.file, &section.name, n)
+                        .at(json::join("/sections", &section.name))
+                        .line_col(section.key_pos.line, section.key_pos.column),
+                );
+            }
+        }
+    }
+    for section in &old.sections {
+        if new_names.contains(section.name.as_str()) {
+            continue;
+        }
+        let n = section.cases.as_ref().map_or(0, Vec::len);
+        tally.removed += n;
+        report.push(
+            findings::section_removed(&old.file, &section.name, n)
+                .at(json::join("/sections", &section.name))
+                .line_col(section.key_pos.line, section.key_pos.column),
+        );
+    }
+    tally
+}
+
+/// One section present in both runs: each case of NEW against OLD, then the cases only OLD has.
+fn compare_section(
+    old: &Run,
+    new: &Run,
+    before: &SectionEntry,
+    section: &SectionEntry,
+    report: &mut Report,
+    tally: &mut Tally,
+) {
+    let old_cases: HashMap<&str, &CaseEntry> = cases_of(before)
+        .iter()
+        .map(|c| (c.id.as_str(), c))
+        .collect();
+    for case in cases_of(section) {
+        let pointer = case_pointer(&section.name, &case.id);
+        let at = |d: Diagnostic| {
+            d.at(&pointer)
+                .line_col(case.key_pos.line, case.key_pos.column)
+                .case(&section.name, &case.id)
+        };
+        let (file, id, name) = (&new.file, &case.id, &section.name);
+        let finding = match old_cases.get(case.id.as_str()).map(|was| was.status) {
+            None => {
+                tally.added += 1;
+                findings::case_added(file, id, name, &with_reason(case.status, case))
+            }
+            Some(was) if was == case.status => continue,
+            Some(Status::Pass) => {
+                tally.regressions += 1;
+                findings::regression(file, id, name, &with_reason(case.status, case))
+            }
+            Some(was) if case.status == Status::Pass => {
+                tally.fixes += 1;
+                findings::fix(file, id, name, was.as_str())
+            }
+            Some(was) => {
+                tally.changed += 1;
+                let now = with_reason(case.status, case);
+                findings::status_changed(file, id, name, was.as_str(), &now)
+            }
+        };
+        report.push(at(finding));
+    }
+    let now: HashSet<&str> = cases_of(section).iter().map(|c| c.id.as_str()).collect();
+    for case in cases_of(before) {
+        if !now.contains(case.id.as_str()) {
+            tally.removed += 1;
+            report.push(
+                findings::case_removed(&old.file, &case.id, &section.name, case.status.as_str())
+                    .at(case_pointer(&section.name, &case.id))
+                    .line_col(case.key_pos.line, case.key_pos.column)
+                    .case(&section.name, &case.id),
+            );
+        }
+    }
+}
+
+/// A section's cases; none when the file gives the section no case list.
+fn cases_of(section: &SectionEntry) -> &[CaseEntry] {
+    section.cases.as_deref().unwrap_or(&[])
 }

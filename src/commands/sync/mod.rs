@@ -35,11 +35,11 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::commands::{suites, validate};
-use bqsuite_core::diag::{Report, Severity};
+use bqsuite_core::diag::{Diagnostic, Report, Severity};
 use bqsuite_core::error::{Error, Result};
 use bqsuite_core::shell;
 use bqsuite_suite::kind::Kind;
-use bqsuite_suite::load;
+use bqsuite_suite::{Suite, load};
 use targets::Target;
 
 pub use bqsuite_suite::drift::Change;
@@ -98,7 +98,7 @@ pub fn sync(options: &Options) -> Result<Outcome> {
         Some(w) => w.clone(),
         None => default_workspace(&options.suite)?,
     };
-    let mut outcome = Outcome {
+    let outcome = Outcome {
         report: Report::new(subject.clone()),
         check: options.check,
         strict: options.strict,
@@ -110,30 +110,19 @@ pub fn sync(options: &Options) -> Result<Outcome> {
         fix: None,
     };
 
-    // The canonical side must be whole: vendoring needs a valid suite, a check a readable one.
-    let unsound = if options.check {
-        let mut problems = suite.problems.clone();
-        if suite.file(load::MANIFEST).is_none() {
-            problems.push(findings::canonical_without_manifest());
-        }
-        problems
-    } else {
-        validate::validate_suite(&suite, &subject)?.diagnostics
-    };
+    let unsound = canonical_problems(options, &suite, &subject)?;
     if unsound.iter().any(|d| d.severity == Severity::Error) {
         report.diagnostics = unsound;
-        report.summary.push(format!(
-            "FAILED: the canonical suite {} is not valid, so no copy was {}",
-            shell::escape(&subject),
-            if options.check { "compared" } else { "written" }
-        ));
         report.push(findings::canonical_invalid(&shell::command(&[
             "validate".into(),
             shell::arg(&options.suite),
         ])));
-        report.data = render::json_data(&outcome, &[]);
-        outcome.report = report;
-        return Ok(outcome);
+        let summary = format!(
+            "FAILED: the canonical suite {} is not valid, so no copy was {}",
+            shell::escape(&subject),
+            if options.check { "compared" } else { "written" }
+        );
+        return Ok(stopped(outcome, report, summary));
     }
     let expected: BTreeMap<String, Vec<u8>> = suite
         .files
@@ -144,17 +133,7 @@ pub fn sync(options: &Options) -> Result<Outcome> {
     let text = targets::read(&targets_file)?;
     let label = shell::escape(&targets_file.display().to_string());
     let (targets, mut problems) = targets::parse(&text, &label);
-    match fs::metadata(&workspace) {
-        Ok(m) if m.is_dir() => {}
-        Ok(_) => {
-            return Err(Error::bad_path(
-                &workspace,
-                "the workspace is not a directory; pass --workspace DIR, the directory that holds \
-                 the SDK checkouts",
-            ));
-        }
-        Err(e) => return Err(Error::io("read the workspace", &workspace, e)),
-    }
+    require_directory(&workspace)?;
     let targets =
         targets::refuse_in_suite(targets, &workspace, &options.suite, &label, &mut problems);
     report.diagnostics.extend(problems);
@@ -170,13 +149,11 @@ pub fn sync(options: &Options) -> Result<Outcome> {
         })
         .count();
     if targets.is_empty() && refused > 0 {
-        report.summary.push(format!(
+        let summary = format!(
             "FAILED: every line of the targets file {} was refused, so nothing was checked",
             shell::escape(&targets_file.display().to_string())
-        ));
-        report.data = render::json_data(&outcome, &[]);
-        outcome.report = report;
-        return Ok(outcome);
+        );
+        return Ok(stopped(outcome, report, summary));
     }
     // Held until the run ends: no other run writes these copies meanwhile.
     let _locks = if options.check {
@@ -184,7 +161,7 @@ pub fn sync(options: &Options) -> Result<Outcome> {
     } else {
         locks::take(options, &workspace, &targets)?
     };
-    let mut results = run::check_targets(options, &workspace, &targets, &expected, &kind)?;
+    let results = run::check_targets(options, &workspace, &targets, &expected, &kind)?;
     if targets.is_empty() || results.iter().all(|r| r.status == Status::MissingRepo) {
         return Err(nothing_to_check(
             options,
@@ -193,6 +170,30 @@ pub fn sync(options: &Options) -> Result<Outcome> {
             &targets,
         ));
     }
+    Ok(finish(
+        options, outcome, report, results, &expected, refused,
+    ))
+}
+
+/// A run that stopped before any copy was looked at, with the summary that says why.
+fn stopped(mut outcome: Outcome, mut report: Report, summary: String) -> Outcome {
+    report.summary.push(summary);
+    report.data = render::json_data(&outcome, &[]);
+    outcome.report = report;
+    outcome
+}
+
+/// The report of a run that looked at its copies: every target's findings, the fix where one
+/// applies, the summary and the JSON data.
+fn finish(
+    options: &Options,
+    mut outcome: Outcome,
+    mut report: Report,
+    mut results: Vec<TargetResult>,
+    expected: &BTreeMap<String, Vec<u8>>,
+    refused: usize,
+) -> Outcome {
+    let workspace = outcome.workspace.clone();
     for r in &mut results {
         if r.status == Status::MissingRepo && options.strict {
             r.findings.push(findings::missing_repo(
@@ -203,24 +204,7 @@ pub fn sync(options: &Options) -> Result<Outcome> {
         }
     }
     if options.check {
-        let fix = shell::command(&options.fix_args());
-        let (groups, summaries) = groups::settle(
-            &mut results,
-            &expected,
-            &workspace,
-            &outcome.canonical_version,
-            &fix,
-        );
-        // Each group's summary first: it is what an annotation shows.
-        report.diagnostics.extend(summaries);
-        let fixable = results.iter().any(|r| {
-            matches!(r.status, Status::Drift | Status::NotVendored)
-                || r.findings.iter().any(|d| d.code == Code::SyncBadManifest)
-        });
-        if fixable {
-            outcome.fix = Some(fix);
-        }
-        outcome.groups = groups;
+        settle_check(options, &mut outcome, &mut report, &mut results, expected);
     }
     for r in &results {
         report.diagnostics.extend(r.findings.iter().cloned());
@@ -234,12 +218,66 @@ pub fn sync(options: &Options) -> Result<Outcome> {
         }
     }
     // Findings name files relative to the workspace.
-    report.root = Some(workspace.clone());
+    report.root = Some(workspace);
     report.data = render::json_data(&outcome, &results);
     report.summary = render::summary_lines(&outcome, &results, refused);
     outcome.report = report;
     outcome.results = results;
-    Ok(outcome)
+    outcome
+}
+
+/// What keeps the canonical side from being used: vendoring needs a valid suite, a check only a
+/// readable one with a manifest.
+fn canonical_problems(options: &Options, suite: &Suite, subject: &str) -> Result<Vec<Diagnostic>> {
+    if !options.check {
+        return Ok(validate::validate_suite(suite, subject)?.diagnostics);
+    }
+    let mut problems = suite.problems.clone();
+    if suite.file(load::MANIFEST).is_none() {
+        problems.push(findings::canonical_without_manifest());
+    }
+    Ok(problems)
+}
+
+/// The workspace is a directory, or the run cannot go on (exit 2).
+fn require_directory(workspace: &Path) -> Result<()> {
+    match fs::metadata(workspace) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(_) => Err(Error::bad_path(
+            workspace,
+            "the workspace is not a directory; pass --workspace DIR, the directory that holds \
+             the SDK checkouts",
+        )),
+        Err(e) => Err(Error::io("read the workspace", workspace, e)),
+    }
+}
+
+/// `sync --check`: groups the copies by what they hold, puts each group's summary first (it is
+/// what an annotation shows), and offers the fix when some copy can be re-vendored.
+fn settle_check(
+    options: &Options,
+    outcome: &mut Outcome,
+    report: &mut Report,
+    results: &mut [TargetResult],
+    expected: &BTreeMap<String, Vec<u8>>,
+) {
+    let fix = shell::command(&options.fix_args());
+    let (groups, summaries) = groups::settle(
+        results,
+        expected,
+        &outcome.workspace,
+        &outcome.canonical_version,
+        &fix,
+    );
+    report.diagnostics.extend(summaries);
+    let fixable = results.iter().any(|r| {
+        matches!(r.status, Status::Drift | Status::NotVendored)
+            || r.findings.iter().any(|d| d.code == Code::SyncBadManifest)
+    });
+    if fixable {
+        outcome.fix = Some(fix);
+    }
+    outcome.groups = groups;
 }
 
 /// The exit-2 error of a run that found none of its SDK repositories.
