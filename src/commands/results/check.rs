@@ -306,11 +306,14 @@ fn section_pointer(section: &str) -> String {
     json::join("/sections", section)
 }
 
+/// Places a finding at a position of the file.
+fn at(d: Diagnostic, pos: Pos) -> Diagnostic {
+    d.line_col(pos.line, pos.column)
+}
+
 /// Checks a parsed results file named `file`.
 pub fn check_tree(rules: &SuiteRules, file: &str, tree: &Node) -> FileCheck {
     let mut out = Findings::default();
-    let at = |d: Diagnostic, pos: Pos| d.line_col(pos.line, pos.column);
-
     for dup in tree.duplicate_keys() {
         out.push(at(
             findings::duplicate_key(file, &dup.key, &dup.first.to_string())
@@ -337,82 +340,8 @@ pub fn check_tree(rules: &SuiteRules, file: &str, tree: &Node) -> FileCheck {
         ));
     }
 
-    // bindings → the scopes the SDK carries.
-    let bindings: Vec<&str> = rules.kind.bindings().collect();
-    let mut scopes: BTreeSet<String> = BTreeSet::from([CORE_SCOPE.to_string()]);
-    let mut listed: BTreeSet<String> = BTreeSet::new();
-    let mut covered: HashSet<String> = HashSet::new();
-    if let Some(Kind::Array(items)) = tree.member("bindings").map(|m| &m.value.kind) {
-        for (i, item) in items.iter().enumerate() {
-            let Kind::String(binding) = &item.kind else {
-                continue;
-            };
-            let pointer = format!("/bindings/{i}");
-            if !bindings.contains(&binding.as_str()) {
-                out.push(at(
-                    findings::binding_unknown(file, binding, &bindings).at(&pointer),
-                    item.pos,
-                ));
-                covered.insert(pointer);
-            } else if let Some(e) = rules.exception(family, binding) {
-                let adr = e.adr.as_deref().unwrap_or("an ADR");
-                out.push(at(
-                    findings::binding_excepted(
-                        file,
-                        binding,
-                        &e.family,
-                        adr,
-                        e.description.as_deref(),
-                    )
-                    .at(&pointer),
-                    item.pos,
-                ));
-                listed.insert(binding.clone());
-            } else {
-                listed.insert(binding.clone());
-                scopes.insert(binding.clone());
-            }
-        }
-    }
-
-    // sections and cases.
-    let mut value = tree.to_value();
-    let present = read::sections(tree);
-    if let Some((sections_pos, entries)) = &present {
-        let names: HashSet<&str> = entries.iter().map(|e| e.name.as_str()).collect();
-        for entry in entries {
-            check_section(rules, file, entry, &scopes, &listed, family, &mut out);
-            // An ADR-less skip is reported as results-skip-without-adr (or the case or section is
-            // unknown); keep the schema from reporting the same thing again.
-            if let Some(cases) = &entry.cases {
-                for case in cases.iter().filter(|c| needs_adr(c.status, &c.reason)) {
-                    if let Some(obj) = value
-                        .get_mut("sections")
-                        .and_then(|s| s.get_mut(&entry.name))
-                        .and_then(|s| s.get_mut(&case.id))
-                        .and_then(Value::as_object_mut)
-                    {
-                        obj.insert("reason".into(), Value::String("ADR-0000".into()));
-                    }
-                }
-            }
-        }
-        for rule in &rules.sections {
-            if scopes.contains(&rule.scope) && !names.contains(rule.name.as_str()) {
-                let missing = if rule.scope == CORE_SCOPE {
-                    findings::core_section_missing
-                } else {
-                    findings::binding_section_missing
-                };
-                out.push(at(
-                    missing(file, &rule.name, &rule.scope, rule.ids.len())
-                        .at(section_pointer(&rule.name)),
-                    *sections_pos,
-                ));
-            }
-        }
-    }
-
+    let claimed = check_bindings(rules, file, tree, family, &mut out);
+    let (present, value) = check_sections(rules, file, tree, &claimed, family, &mut out);
     // The schema, last: its findings about what the checks above already name are left out.
     for error in rules
         .validator
@@ -420,7 +349,7 @@ pub fn check_tree(rules: &SuiteRules, file: &str, tree: &Node) -> FileCheck {
         .take(MAX_SCHEMA_VIOLATIONS)
     {
         let pointer = error.instance_path().as_str().to_string();
-        if covered.contains(&pointer) {
+        if claimed.covered.contains(&pointer) {
             continue;
         }
         let pos = tree.at(&pointer).map_or(tree.pos, |n| n.pos);
@@ -450,11 +379,124 @@ pub fn check_tree(rules: &SuiteRules, file: &str, tree: &Node) -> FileCheck {
         conformance_version,
         family,
         readable: true,
-        scopes,
+        scopes: claimed.scopes,
         sections: present.map(|(_, e)| e).unwrap_or_default(),
         findings,
         reasons,
     }
+}
+
+/// What a file's `bindings` claim.
+struct Claimed {
+    /// The scopes the SDK carries: core, and every known binding it lists that is not excepted.
+    scopes: BTreeSet<String>,
+    /// Every known binding it lists, excepted or not.
+    listed: BTreeSet<String>,
+    /// Pointers already reported, which the schema's findings leave out.
+    covered: HashSet<String>,
+}
+
+/// Reads `bindings` into the scopes the SDK carries, reporting unknown and excepted bindings.
+fn check_bindings(
+    rules: &SuiteRules,
+    file: &str,
+    tree: &Node,
+    family: Option<&str>,
+    out: &mut Findings,
+) -> Claimed {
+    let bindings: Vec<&str> = rules.kind.bindings().collect();
+    let mut claimed = Claimed {
+        scopes: BTreeSet::from([CORE_SCOPE.to_string()]),
+        listed: BTreeSet::new(),
+        covered: HashSet::new(),
+    };
+    let Some(Kind::Array(items)) = tree.member("bindings").map(|m| &m.value.kind) else {
+        return claimed;
+    };
+    for (i, item) in items.iter().enumerate() {
+        let Kind::String(binding) = &item.kind else {
+            continue;
+        };
+        let pointer = format!("/bindings/{i}");
+        if !bindings.contains(&binding.as_str()) {
+            out.push(at(
+                findings::binding_unknown(file, binding, &bindings).at(&pointer),
+                item.pos,
+            ));
+            claimed.covered.insert(pointer);
+        } else if let Some(e) = rules.exception(family, binding) {
+            let adr = e.adr.as_deref().unwrap_or("an ADR");
+            out.push(at(
+                findings::binding_excepted(file, binding, &e.family, adr, e.description.as_deref())
+                    .at(&pointer),
+                item.pos,
+            ));
+            claimed.listed.insert(binding.clone());
+        } else {
+            claimed.listed.insert(binding.clone());
+            claimed.scopes.insert(binding.clone());
+        }
+    }
+    claimed
+}
+
+/// The sections present and the ones required but missing. Returns the sections read and the
+/// file as the schema is to see it: an ADR-less skip, already reported as
+/// results-skip-without-adr (or as an unknown case or section), is given a placeholder reason
+/// so the schema does not report it again.
+fn check_sections(
+    rules: &SuiteRules,
+    file: &str,
+    tree: &Node,
+    claimed: &Claimed,
+    family: Option<&str>,
+    out: &mut Findings,
+) -> (Option<(Pos, Vec<SectionEntry>)>, Value) {
+    let mut value = tree.to_value();
+    let present = read::sections(tree);
+    let Some((sections_pos, entries)) = &present else {
+        return (present, value);
+    };
+    let names: HashSet<&str> = entries.iter().map(|e| e.name.as_str()).collect();
+    for entry in entries {
+        check_section(
+            rules,
+            file,
+            entry,
+            &claimed.scopes,
+            &claimed.listed,
+            family,
+            out,
+        );
+        for case in entry.cases.iter().flatten() {
+            if !needs_adr(case.status, &case.reason) {
+                continue;
+            }
+            if let Some(obj) = value
+                .get_mut("sections")
+                .and_then(|s| s.get_mut(&entry.name))
+                .and_then(|s| s.get_mut(&case.id))
+                .and_then(Value::as_object_mut)
+            {
+                obj.insert("reason".into(), Value::String("ADR-0000".into()));
+            }
+        }
+    }
+    for rule in &rules.sections {
+        if claimed.scopes.contains(&rule.scope) && !names.contains(rule.name.as_str()) {
+            let missing = if rule.scope == CORE_SCOPE {
+                findings::core_section_missing
+            } else {
+                findings::binding_section_missing
+            };
+            out.push(at(
+                missing(file, &rule.name, &rule.scope, rule.ids.len())
+                    .at(section_pointer(&rule.name)),
+                *sections_pos,
+            ));
+        }
+    }
+    (present, value)
 }
 
 /// A skip whose reason does not cite an ADR.
