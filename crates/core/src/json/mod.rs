@@ -12,6 +12,7 @@ pub mod locate;
 pub mod parse;
 pub mod pointer;
 pub mod scan;
+mod tree;
 pub mod value;
 
 pub use locate::{key_position_of, position_of};

@@ -12,104 +12,16 @@
 //!   documents nested deeper than [`MAX_DEPTH`] levels are rejected;
 //! * it runs in time linear in the size of the input.
 
-use std::collections::HashMap;
 use std::fmt;
 
-use serde_json::{Map, Value};
-
-use super::pointer::{self, ArrayIndex};
+pub(crate) use super::tree::Tracker;
+pub use super::tree::{Duplicate, Kind, Member, Node, Pos};
 
 /// Maximum nesting depth of arrays and objects accepted by [`parse`].
 ///
 /// The outermost array or object is at depth 1, so 256 nested `[` are
 /// accepted and the 257th is reported as an error.
 pub const MAX_DEPTH: usize = 256;
-
-/// A position in the source text.
-///
-/// Both fields are 1-based. `column` counts Unicode scalar values (not bytes),
-/// so it matches the column an editor shows for text without tabs or
-/// combining characters. Line breaks are `\n`, `\r\n` and a lone `\r`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Pos {
-    /// 1-based line number.
-    pub line: u32,
-    /// 1-based column, counted in Unicode scalar values.
-    pub column: u32,
-}
-
-impl fmt::Display for Pos {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}", self.line, self.column)
-    }
-}
-
-/// A JSON value together with the position of its first character.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Node {
-    /// Position of the first character of the value (`{`, `[`, `"`, `-`, a
-    /// digit, or the first letter of `true`/`false`/`null`).
-    pub pos: Pos,
-    /// The value itself.
-    pub kind: Kind,
-}
-
-/// The kind and content of a [`Node`].
-#[derive(Debug, Clone, PartialEq)]
-pub enum Kind {
-    /// `null`.
-    Null,
-    /// `true` or `false`.
-    Bool(bool),
-    /// A number, kept as its raw source text (e.g. `"-1.50e3"`).
-    Number(String),
-    /// A string, with escapes decoded.
-    String(String),
-    /// An array, elements in source order.
-    Array(Vec<Node>),
-    /// An object, members in source order; repeated keys are all kept.
-    Object(Vec<Member>),
-}
-
-impl Kind {
-    /// The JSON type name: `"null"`, `"boolean"`, `"number"`, `"string"`,
-    /// `"array"` or `"object"`.
-    pub fn type_name(&self) -> &'static str {
-        match self {
-            Kind::Null => "null",
-            Kind::Bool(_) => "boolean",
-            Kind::Number(_) => "number",
-            Kind::String(_) => "string",
-            Kind::Array(_) => "array",
-            Kind::Object(_) => "object",
-        }
-    }
-}
-
-/// One `"key": value` member of an object.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Member {
-    /// The key, with escapes decoded.
-    pub key: String,
-    /// Position of the opening `"` of the key.
-    pub key_pos: Pos,
-    /// The member's value.
-    pub value: Node,
-}
-
-/// A key that occurs more than once in the same object.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Duplicate {
-    /// RFC 6901 pointer of the object containing the repeated key (`""` for
-    /// the root).
-    pub pointer: String,
-    /// The repeated key (decoded).
-    pub key: String,
-    /// Position of the first occurrence of the key.
-    pub first: Pos,
-    /// Position of this repetition of the key.
-    pub repeated: Pos,
-}
 
 /// A syntax error: where it is and what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -127,196 +39,6 @@ impl fmt::Display for SyntaxError {
 }
 
 impl std::error::Error for SyntaxError {}
-
-impl Node {
-    /// Follows already-decoded RFC 6901 reference tokens (see
-    /// [`pointer::parse_pointer`]) from this node.
-    ///
-    /// Objects use last-wins semantics: if a key occurs several times, the
-    /// last member with that key is followed (as `serde_json` does). Array
-    /// tokens must be decimal indices without leading zeros; `-` and
-    /// anything else that is not a valid index yields `None`.
-    pub fn get<I>(&self, tokens: I) -> Option<&Node>
-    where
-        I: IntoIterator,
-        I::Item: AsRef<str>,
-    {
-        let mut current = self;
-        for token in tokens {
-            let token = token.as_ref();
-            current = match &current.kind {
-                Kind::Object(_) => &current.member(token)?.value,
-                Kind::Array(items) => match pointer::array_index(token) {
-                    Ok(ArrayIndex::Index(i)) => items.get(i)?,
-                    Ok(ArrayIndex::End) | Err(_) => return None,
-                },
-                _ => return None,
-            };
-        }
-        Some(current)
-    }
-
-    /// Resolves an RFC 6901 pointer such as `/tests/0/name` (last-wins for
-    /// duplicate keys). Returns `None` if the pointer is malformed or does
-    /// not point at anything.
-    pub fn at(&self, pointer: &str) -> Option<&Node> {
-        let tokens = pointer::parse_pointer(pointer).ok()?;
-        self.get(&tokens)
-    }
-
-    /// If this node is an object, the last member with the given key.
-    pub fn member(&self, key: &str) -> Option<&Member> {
-        match &self.kind {
-            Kind::Object(members) => members.iter().rev().find(|m| m.key == key),
-            _ => None,
-        }
-    }
-
-    /// Every repeated object key anywhere in the tree, in document order.
-    ///
-    /// A key that occurs `n` times in one object produces `n - 1` entries,
-    /// each with `first` set to the position of the first occurrence.
-    pub fn duplicate_keys(&self) -> Vec<Duplicate> {
-        let mut out = Vec::new();
-        let mut path = Vec::new();
-        collect_duplicates(self, &mut path, &mut out);
-        out
-    }
-
-    /// Converts to a `serde_json::Value`, exactly as `serde_json` would have
-    /// parsed the same text: for repeated keys the last value wins (at the
-    /// position of the first occurrence, `preserve_order`), and numbers are
-    /// converted by `serde_json`, so `1` stays an integer and `1.0` a float.
-    ///
-    /// A `Kind::Number` whose text `serde_json` cannot represent (only
-    /// possible for hand-built nodes; [`parse`] rejects such numbers) becomes
-    /// `Value::Null`.
-    pub fn to_value(&self) -> Value {
-        match &self.kind {
-            Kind::Null => Value::Null,
-            Kind::Bool(b) => Value::Bool(*b),
-            Kind::Number(raw) => raw
-                .parse::<serde_json::Number>()
-                .map_or(Value::Null, Value::Number),
-            Kind::String(s) => Value::String(s.clone()),
-            Kind::Array(items) => Value::Array(items.iter().map(Node::to_value).collect()),
-            Kind::Object(members) => {
-                let mut map = Map::with_capacity(members.len());
-                for m in members {
-                    map.insert(m.key.clone(), m.value.to_value());
-                }
-                Value::Object(map)
-            }
-        }
-    }
-}
-
-/// A step on the path from the root to the node being visited.
-enum Step<'a> {
-    Key(&'a str),
-    Index(usize),
-}
-
-fn path_to_pointer(path: &[Step<'_>]) -> String {
-    let mut s = String::new();
-    for step in path {
-        s.push('/');
-        match step {
-            Step::Key(k) => s.push_str(&pointer::escape(k)),
-            Step::Index(i) => s.push_str(&i.to_string()),
-        }
-    }
-    s
-}
-
-/// Recursion is bounded by the tree depth, which is at most [`MAX_DEPTH`]
-/// for trees produced by [`parse`].
-fn collect_duplicates<'a>(node: &'a Node, path: &mut Vec<Step<'a>>, out: &mut Vec<Duplicate>) {
-    match &node.kind {
-        Kind::Array(items) => {
-            for (i, item) in items.iter().enumerate() {
-                path.push(Step::Index(i));
-                collect_duplicates(item, path, out);
-                path.pop();
-            }
-        }
-        Kind::Object(members) => {
-            if members.len() > 1 {
-                let mut seen: HashMap<&str, Pos> = HashMap::with_capacity(members.len());
-                // Built lazily, only if this object has a duplicate.
-                let mut here: Option<String> = None;
-                for m in members {
-                    match seen.get(m.key.as_str()) {
-                        Some(&first) => out.push(Duplicate {
-                            pointer: here.get_or_insert_with(|| path_to_pointer(path)).clone(),
-                            key: m.key.clone(),
-                            first,
-                            repeated: m.key_pos,
-                        }),
-                        None => {
-                            seen.insert(&m.key, m.key_pos);
-                        }
-                    }
-                }
-            }
-            for m in members {
-                path.push(Step::Key(&m.key));
-                collect_duplicates(&m.value, path, out);
-                path.pop();
-            }
-        }
-        _ => {}
-    }
-}
-
-/// Incremental byte-offset → line/column conversion.
-///
-/// Positions are requested in (mostly) increasing order, so remembering the
-/// last converted offset makes the total cost linear in the input size.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Tracker {
-    offset: usize,
-    line: u32,
-    column: u32,
-}
-
-impl Tracker {
-    pub(crate) const START: Tracker = Tracker {
-        offset: 0,
-        line: 1,
-        column: 1,
-    };
-
-    /// Position of byte `to` of `bytes`. `to` should be a char boundary;
-    /// offsets past the end are clamped.
-    pub(crate) fn pos(&mut self, bytes: &[u8], to: usize) -> Pos {
-        let to = to.min(bytes.len());
-        if to < self.offset {
-            *self = Tracker::START;
-        }
-        let Tracker {
-            mut line,
-            mut column,
-            offset,
-        } = *self;
-        for (j, &b) in bytes[offset..to].iter().enumerate() {
-            let lone_cr = b == b'\r' && bytes.get(offset + j + 1) != Some(&b'\n');
-            if b == b'\n' || lone_cr {
-                line = line.saturating_add(1);
-                column = 1;
-            } else if b & 0xC0 != 0x80 {
-                // Not a UTF-8 continuation byte: a new scalar value starts.
-                column = column.saturating_add(1);
-            }
-        }
-        *self = Tracker {
-            offset: to,
-            line,
-            column,
-        };
-        Pos { line, column }
-    }
-}
 
 /// An open array or object on the parser's explicit stack.
 enum Frame {
@@ -424,182 +146,187 @@ impl Parser<'_> {
     /// recursion.
     fn parse_document(&mut self) -> Result<Node, SyntaxError> {
         let mut stack: Vec<Frame> = Vec::new();
-        'value: loop {
+        loop {
             // Parse the start of a value at the current offset.
             self.skip_ws();
-            let start = self.i;
-            let mut node = match self.peek() {
+            let node = match self.peek() {
                 None => return Err(self.unexpected_eof("a JSON value", None)),
-                Some(open @ (b'[' | b'{')) => {
-                    let pos = self.pos(start);
-                    if stack.len() >= MAX_DEPTH {
-                        return Err(SyntaxError {
-                            pos,
-                            message: format!("nesting deeper than {MAX_DEPTH} levels"),
-                        });
-                    }
-                    self.i += 1;
-                    self.skip_ws();
-                    if open == b'[' {
-                        if self.peek() == Some(b']') {
-                            self.i += 1;
-                            Node {
-                                pos,
-                                kind: Kind::Array(Vec::new()),
-                            }
-                        } else {
-                            stack.push(Frame::Array {
-                                pos,
-                                items: Vec::new(),
-                            });
-                            continue 'value;
-                        }
-                    } else {
-                        match self.peek() {
-                            Some(b'}') => {
-                                self.i += 1;
-                                Node {
-                                    pos,
-                                    kind: Kind::Object(Vec::new()),
-                                }
-                            }
-                            Some(b'"') => {
-                                let (key, key_pos) = self.parse_key()?;
-                                stack.push(Frame::Object {
-                                    pos,
-                                    members: Vec::new(),
-                                    key,
-                                    key_pos,
-                                });
-                                continue 'value;
-                            }
-                            None => {
-                                return Err(
-                                    self.unexpected_eof("string key or '}'", Some(("object", pos)))
-                                );
-                            }
-                            Some(_) => {
-                                let msg =
-                                    format!("expected string key or '}}', found {}", self.found());
-                                return Err(self.error_at(self.i, msg));
-                            }
-                        }
-                    }
-                }
+                Some(open @ (b'[' | b'{')) => match self.open(open, &mut stack)? {
+                    Some(empty) => empty,
+                    None => continue,
+                },
                 Some(_) => self.parse_scalar()?,
             };
+            if let Some(root) = self.attach(node, &mut stack)? {
+                return Ok(root);
+            }
+        }
+    }
 
-            // A value is complete: attach it to its parent, closing as many
-            // containers as end here.
-            loop {
-                let Some(frame) = stack.last_mut() else {
-                    return Ok(node);
-                };
-                match frame {
-                    Frame::Array { pos, items } => {
-                        items.push(node);
-                        self.skip_ws();
-                        match self.peek() {
-                            Some(b',') => {
-                                let comma = self.i;
-                                self.i += 1;
-                                self.skip_ws();
-                                if self.peek() == Some(b']') {
-                                    return Err(self.error_at(
-                                        comma,
-                                        "trailing comma before ']' is not allowed",
-                                    ));
-                                }
-                                continue 'value;
-                            }
-                            Some(b']') => {
-                                self.i += 1;
-                                node = Node {
-                                    pos: *pos,
-                                    kind: Kind::Array(std::mem::take(items)),
-                                };
-                                stack.pop();
-                            }
-                            None => {
-                                let open = Some(("array", *pos));
-                                return Err(
-                                    self.unexpected_eof("',' or ']' after array element", open)
-                                );
-                            }
-                            Some(_) => {
-                                return Err(self
-                                    .error_at(self.i, "expected ',' or ']' after array element"));
-                            }
-                        }
+    /// Opens the array or object whose `open` bracket is at the current offset: the whole
+    /// container when it is empty, else `None` with a frame pushed for its first value.
+    fn open(&mut self, open: u8, stack: &mut Vec<Frame>) -> Result<Option<Node>, SyntaxError> {
+        let pos = self.pos(self.i);
+        if stack.len() >= MAX_DEPTH {
+            return Err(SyntaxError {
+                pos,
+                message: format!("nesting deeper than {MAX_DEPTH} levels"),
+            });
+        }
+        self.i += 1;
+        self.skip_ws();
+        if open == b'[' {
+            if self.peek() == Some(b']') {
+                self.i += 1;
+                return Ok(Some(Node {
+                    pos,
+                    kind: Kind::Array(Vec::new()),
+                }));
+            }
+            stack.push(Frame::Array {
+                pos,
+                items: Vec::new(),
+            });
+            return Ok(None);
+        }
+        match self.peek() {
+            Some(b'}') => {
+                self.i += 1;
+                Ok(Some(Node {
+                    pos,
+                    kind: Kind::Object(Vec::new()),
+                }))
+            }
+            Some(b'"') => {
+                let (key, key_pos) = self.parse_key()?;
+                stack.push(Frame::Object {
+                    pos,
+                    members: Vec::new(),
+                    key,
+                    key_pos,
+                });
+                Ok(None)
+            }
+            None => Err(self.unexpected_eof("string key or '}'", Some(("object", pos)))),
+            Some(_) => {
+                let msg = format!("expected string key or '}}', found {}", self.found());
+                Err(self.error_at(self.i, msg))
+            }
+        }
+    }
+
+    /// A value is complete: attaches it to its parent, closing as many containers as end here.
+    /// The whole document when the outermost one closed, else `None`: another value follows.
+    fn attach(
+        &mut self,
+        mut node: Node,
+        stack: &mut Vec<Frame>,
+    ) -> Result<Option<Node>, SyntaxError> {
+        loop {
+            let Some(frame) = stack.last_mut() else {
+                return Ok(Some(node));
+            };
+            let closed = match frame {
+                Frame::Array { pos, items } => {
+                    items.push(node);
+                    self.after_element(*pos, items)?
+                }
+                Frame::Object {
+                    pos,
+                    members,
+                    key,
+                    key_pos,
+                } => {
+                    members.push(Member {
+                        key: std::mem::take(key),
+                        key_pos: *key_pos,
+                        value: node,
+                    });
+                    self.after_member(*pos, members, key, key_pos)?
+                }
+            };
+            match closed {
+                Some(container) => {
+                    node = container;
+                    stack.pop();
+                }
+                None => return Ok(None),
+            }
+        }
+    }
+
+    /// After an array element: `]` closes the array (returned), `,` expects another element.
+    fn after_element(
+        &mut self,
+        pos: Pos,
+        items: &mut Vec<Node>,
+    ) -> Result<Option<Node>, SyntaxError> {
+        self.skip_ws();
+        match self.peek() {
+            Some(b',') => {
+                let comma = self.i;
+                self.i += 1;
+                self.skip_ws();
+                if self.peek() == Some(b']') {
+                    return Err(self.error_at(comma, "trailing comma before ']' is not allowed"));
+                }
+                Ok(None)
+            }
+            Some(b']') => {
+                self.i += 1;
+                Ok(Some(Node {
+                    pos,
+                    kind: Kind::Array(std::mem::take(items)),
+                }))
+            }
+            None => {
+                Err(self.unexpected_eof("',' or ']' after array element", Some(("array", pos))))
+            }
+            Some(_) => Err(self.error_at(self.i, "expected ',' or ']' after array element")),
+        }
+    }
+
+    /// After an object member: `}` closes the object (returned), `,` reads the next key into
+    /// `key` and `key_pos`.
+    fn after_member(
+        &mut self,
+        pos: Pos,
+        members: &mut Vec<Member>,
+        key: &mut String,
+        key_pos: &mut Pos,
+    ) -> Result<Option<Node>, SyntaxError> {
+        self.skip_ws();
+        match self.peek() {
+            Some(b',') => {
+                let comma = self.i;
+                self.i += 1;
+                self.skip_ws();
+                match self.peek() {
+                    Some(b'"') => {
+                        (*key, *key_pos) = self.parse_key()?;
+                        Ok(None)
                     }
-                    Frame::Object {
-                        pos,
-                        members,
-                        key,
-                        key_pos,
-                    } => {
-                        members.push(Member {
-                            key: std::mem::take(key),
-                            key_pos: *key_pos,
-                            value: node,
-                        });
-                        self.skip_ws();
-                        match self.peek() {
-                            Some(b',') => {
-                                let comma = self.i;
-                                let open = *pos;
-                                self.i += 1;
-                                self.skip_ws();
-                                match self.peek() {
-                                    Some(b'"') => {
-                                        let (k, kp) = self.parse_key()?;
-                                        *key = k;
-                                        *key_pos = kp;
-                                        continue 'value;
-                                    }
-                                    Some(b'}') => {
-                                        return Err(self.error_at(
-                                            comma,
-                                            "trailing comma before '}' is not allowed",
-                                        ));
-                                    }
-                                    None => {
-                                        return Err(self.unexpected_eof(
-                                            "string key after ','",
-                                            Some(("object", open)),
-                                        ));
-                                    }
-                                    Some(_) => {
-                                        let msg = format!(
-                                            "expected string key after ',', found {}",
-                                            self.found()
-                                        );
-                                        return Err(self.error_at(self.i, msg));
-                                    }
-                                }
-                            }
-                            Some(b'}') => {
-                                self.i += 1;
-                                node = Node {
-                                    pos: *pos,
-                                    kind: Kind::Object(std::mem::take(members)),
-                                };
-                                stack.pop();
-                            }
-                            None => {
-                                let open = Some(("object", *pos));
-                                return Err(
-                                    self.unexpected_eof("',' or '}' after object member", open)
-                                );
-                            }
-                            Some(_) => {
-                                return Err(self
-                                    .error_at(self.i, "expected ',' or '}' after object member"));
-                            }
-                        }
+                    Some(b'}') => {
+                        Err(self.error_at(comma, "trailing comma before '}' is not allowed"))
+                    }
+                    None => Err(self.unexpected_eof("string key after ','", Some(("object", pos)))),
+                    Some(_) => {
+                        let msg = format!("expected string key after ',', found {}", self.found());
+                        Err(self.error_at(self.i, msg))
                     }
                 }
             }
+            Some(b'}') => {
+                self.i += 1;
+                Ok(Some(Node {
+                    pos,
+                    kind: Kind::Object(std::mem::take(members)),
+                }))
+            }
+            None => {
+                Err(self.unexpected_eof("',' or '}' after object member", Some(("object", pos))))
+            }
+            Some(_) => Err(self.error_at(self.i, "expected ',' or '}' after object member")),
         }
     }
 

@@ -1,4 +1,5 @@
 use super::*;
+use serde_json::Value;
 use serde_json::json;
 
 fn p(line: u32, column: u32) -> Pos {
