@@ -251,6 +251,39 @@ pub(super) fn compare_section(
     out: &mut Vec<Change>,
 ) {
     let pointer = json::join("", section);
+    compare_form(section, &pointer, old_block, new_block, out);
+    let label = format!("section `{section}`");
+    let section_inherited = compare_params(
+        section,
+        &Params {
+            label: &label,
+            readers: "the section",
+            at: &pointer,
+        },
+        &section_params(old_block),
+        &section_params(new_block),
+        out,
+    );
+    let block_inherited = compare_holders(section, &pointer, old_block, new_block, out);
+    compare_cases(
+        section,
+        old_index,
+        new_index,
+        &section_inherited,
+        &block_inherited,
+        out,
+    );
+}
+
+/// The section's description, and its form: a block that changed shape (array ↔ object ↔
+/// scalar) is a section change in itself.
+fn compare_form(
+    section: &str,
+    pointer: &str,
+    old_block: &Value,
+    new_block: &Value,
+    out: &mut Vec<Change>,
+) {
     if description_of(old_block) != description_of(new_block) {
         out.push(
             Change::new(
@@ -258,11 +291,10 @@ pub(super) fn compare_section(
                 MANIFEST,
                 format!("description of section `{section}` changed"),
             )
-            .at(json::join(&pointer, "description"))
+            .at(json::join(pointer, "description"))
             .in_section(section),
         );
     }
-    // A block that changed shape (array ↔ object ↔ scalar) is a section change in itself.
     let shape = |v: &Value| match v {
         Value::Array(_) => "array",
         Value::Object(_) => "object",
@@ -281,7 +313,7 @@ pub(super) fn compare_section(
                     shape(new_block)
                 ),
             )
-            .at(&pointer)
+            .at(pointer)
             .in_section(section)
             .detail(&[
                 format!("- {}", show(old_block)),
@@ -289,49 +321,74 @@ pub(super) fn compare_section(
             ]),
         );
     }
+}
 
-    // Section parameters.
-    let (sec_summary, sec_detail, sec_annotations) =
-        param_diff(&section_params(old_block), &section_params(new_block));
-    let section_inherited: Vec<String> = sec_summary
-        .iter()
-        .map(|s| format!("{s} in section `{section}`"))
-        .collect();
-    if !sec_summary.is_empty() {
+/// Where a set of parameters lives, in the words of its changes.
+struct Params<'a> {
+    /// The block: "section `s`" or "`s.sub`".
+    label: &'a str,
+    /// The cases that read the parameters: "the section" or "`sub`".
+    readers: &'a str,
+    /// The block's pointer.
+    at: &'a str,
+}
+
+/// A block's parameters: a section change when a value changed, a description change when only
+/// schema annotations did. Returns the changed parameters as each case that reads them lists
+/// them ("NAME ... in BLOCK").
+fn compare_params(
+    section: &str,
+    params: &Params<'_>,
+    old: &BTreeMap<String, (Value, Value)>,
+    new: &BTreeMap<String, (Value, Value)>,
+    out: &mut Vec<Change>,
+) -> Vec<String> {
+    let Params { label, readers, at } = params;
+    let (summary, detail, annotations) = param_diff(old, new);
+    if !summary.is_empty() {
         out.push(
             Change::new(
                 Code::SectionChanged,
                 MANIFEST,
                 format!(
-                    "parameters of section `{section}` changed: {} (every case of the section \
-                     reads them)",
-                    sec_summary.join(", ")
+                    "parameters of {label} changed: {} (every case of {readers} reads them)",
+                    summary.join(", ")
                 ),
             )
-            .at(&pointer)
+            .at(*at)
             .in_section(section)
-            .detail(&sec_detail),
+            .detail(&detail),
         );
-    } else if sec_annotations {
+    } else if annotations {
         out.push(
             Change::new(
                 Code::DescriptionChanged,
                 MANIFEST,
-                format!("schema annotations in the parameters of section `{section}` changed"),
+                format!("schema annotations in the parameters of {label} changed"),
             )
-            .at(&pointer)
+            .at(*at)
             .in_section(section),
         );
     }
+    summary.iter().map(|s| format!("{s} in {label}")).collect()
+}
 
-    // Sub-blocks that hold a cases array on both sides.
+/// The sub-blocks that hold a cases array on both sides: their descriptions and parameters.
+/// Returns, per sub-block, the changed parameters its cases inherit.
+fn compare_holders(
+    section: &str,
+    pointer: &str,
+    old_block: &Value,
+    new_block: &Value,
+    out: &mut Vec<Change>,
+) -> HashMap<String, Vec<String>> {
     let old_holders: BTreeMap<&str, &Value> = holders(old_block).into_iter().collect();
-    let mut block_inherited: HashMap<String, Vec<String>> = HashMap::new();
+    let mut inherited: HashMap<String, Vec<String>> = HashMap::new();
     for (sub, new_sub) in holders(new_block) {
         let Some(old_sub) = old_holders.get(sub) else {
             continue;
         };
-        let sub_pointer = json::join(&pointer, sub);
+        let sub_pointer = json::join(pointer, sub);
         if description_of(old_sub) != description_of(new_sub) {
             out.push(
                 Change::new(
@@ -343,44 +400,36 @@ pub(super) fn compare_section(
                 .in_section(section),
             );
         }
-        let (summary, detail, annotations) =
-            param_diff(&sub_block_params(old_sub), &sub_block_params(new_sub));
-        if !summary.is_empty() {
-            out.push(
-                Change::new(
-                    Code::SectionChanged,
-                    MANIFEST,
-                    format!(
-                        "parameters of `{section}.{sub}` changed: {} (every case of `{sub}` \
-                         reads them)",
-                        summary.join(", ")
-                    ),
-                )
-                .at(&sub_pointer)
-                .in_section(section)
-                .detail(&detail),
-            );
-            block_inherited.insert(
-                sub.to_string(),
-                summary
-                    .iter()
-                    .map(|s| format!("{s} in `{section}.{sub}`"))
-                    .collect(),
-            );
-        } else if annotations {
-            out.push(
-                Change::new(
-                    Code::DescriptionChanged,
-                    MANIFEST,
-                    format!("schema annotations in the parameters of `{section}.{sub}` changed"),
-                )
-                .at(&sub_pointer)
-                .in_section(section),
-            );
+        let label = format!("`{section}.{sub}`");
+        let readers = format!("`{sub}`");
+        let lines = compare_params(
+            section,
+            &Params {
+                label: &label,
+                readers: &readers,
+                at: &sub_pointer,
+            },
+            &sub_block_params(old_sub),
+            &sub_block_params(new_sub),
+            out,
+        );
+        if !lines.is_empty() {
+            inherited.insert(sub.to_string(), lines);
         }
     }
+    inherited
+}
 
-    // Cases.
+/// The section's cases, matched by key: added, removed, and changed (with the parameter changes
+/// each inherits from its section and its sub-block).
+fn compare_cases(
+    section: &str,
+    old_index: &CaseIndex<'_>,
+    new_index: &CaseIndex<'_>,
+    section_inherited: &[String],
+    block_inherited: &HashMap<String, Vec<String>>,
+    out: &mut Vec<Change>,
+) {
     let old_cases = keyed(old_index, section);
     let new_cases = keyed(new_index, section);
     let old_by_key: HashMap<&CaseKey, &IndexedCase<'_>> =
@@ -397,7 +446,7 @@ pub(super) fn compare_section(
             out.extend(super::shape::lacking(section, key, new_case, &old_cases));
             continue;
         };
-        let mut inherited = section_inherited.clone();
+        let mut inherited = section_inherited.to_vec();
         if let Some(sub) = holder(new_case)
             && holder(old_case).as_deref() == Some(sub.as_str())
             && let Some(lines) = block_inherited.get(&sub)
