@@ -189,58 +189,8 @@ pub fn decode_value(value: Value) -> Result<Decoded, Rejection> {
             "`urn` is not a string",
         ));
     }
-
-    // Identity.
-    let from_job = match top.get("job") {
-        None => None,
-        Some(Value::String(s)) if !is_blank_identity(s) => Some(s.clone()),
-        Some(Value::String(_)) => None,
-        Some(other) => {
-            warn(
-                &mut warnings,
-                "/job".to_string(),
-                "`job` is not a string and is ignored",
-            );
-            mutant::coerce_job(other)
-        }
-    };
-    let (urn, identity_source) = match from_job {
-        Some(job) => {
-            if top.contains_key("urn") {
-                warn(
-                    &mut warnings,
-                    "/urn".to_string(),
-                    "`urn` beside `job` is a forbidden key and is dropped",
-                );
-            }
-            (job, IdentitySource::Job)
-        }
-        None => match top.get("urn") {
-            Some(Value::String(s)) if !is_blank_identity(s) => (s.clone(), IdentitySource::Urn),
-            _ => {
-                return Err(Rejection::new(
-                    RejectKind::NoIdentity,
-                    "no non-blank string `job` or `urn`: the message has no identity",
-                ));
-            }
-        },
-    };
-
-    // data: moved out, not copied (it may be most of the envelope); `top` keeps an empty
-    // object under the key, which nothing below reads.
-    let data = match top.get_mut("data") {
-        Some(Value::Object(map)) => std::mem::take(map),
-        Some(Value::Array(items)) if mutant::accepts_list_data() => mutant::list_as_map(items),
-        Some(other) => {
-            return Err(Rejection::new(
-                RejectKind::Data,
-                format!("`data` is {}, not an object", type_name(other)),
-            ));
-        }
-        None => return Err(Rejection::new(RejectKind::Data, "`data` is missing")),
-    };
-
-    // meta.
+    let (urn, identity_source) = decode_identity(&top, &mut warnings)?;
+    let data = take_data(&mut top)?;
     let meta_map = match top.get("meta") {
         Some(Value::Object(map)) => map,
         Some(other) => {
@@ -252,8 +202,6 @@ pub fn decode_value(value: Value) -> Result<Decoded, Rejection> {
         None => return Err(Rejection::new(RejectKind::Meta, "`meta` is missing")),
     };
     let meta = decode_meta(meta_map, &mut warnings)?;
-
-    // attempts.
     let attempts = match top.get("attempts") {
         None => 0,
         Some(v) => v
@@ -266,7 +214,6 @@ pub fn decode_value(value: Value) -> Result<Decoded, Rejection> {
                 )
             })?,
     };
-
     let trace_id = match top.get("trace_id") {
         None => None,
         Some(Value::String(s)) => Some(s.clone()),
@@ -279,24 +226,7 @@ pub fn decode_value(value: Value) -> Result<Decoded, Rejection> {
             None
         }
     };
-
-    let mut extras = Map::new();
-    let mut dead_letter = None;
-    for (key, value) in &top {
-        match key.as_str() {
-            "job" | "urn" | "trace_id" | "data" | "meta" | "attempts" => {}
-            "dead_letter" => dead_letter = Some(value.clone()),
-            k if is_forbidden_key(k, &["timestamp"]) && !mutant::keeps_forbidden_keys() => warn(
-                &mut warnings,
-                format!("/{}", escape_token(k)),
-                format!("`{k}` is a forbidden key and is dropped"),
-            ),
-            _ => {
-                extras.insert(key.clone(), value.clone());
-            }
-        }
-    }
-
+    let (dead_letter, extras) = the_rest(&top, &mut warnings);
     Ok(Decoded {
         urn,
         identity_source,
@@ -308,6 +238,82 @@ pub fn decode_value(value: Value) -> Result<Decoded, Rejection> {
         extras,
         warnings,
     })
+}
+
+/// The message's identity: a non-blank string `job`, else a non-blank string `urn`.
+fn decode_identity(
+    top: &Map<String, Value>,
+    warnings: &mut Vec<Warning>,
+) -> Result<(String, IdentitySource), Rejection> {
+    let from_job = match top.get("job") {
+        None => None,
+        Some(Value::String(s)) if !is_blank_identity(s) => Some(s.clone()),
+        Some(Value::String(_)) => None,
+        Some(other) => {
+            warn(
+                warnings,
+                "/job".to_string(),
+                "`job` is not a string and is ignored",
+            );
+            mutant::coerce_job(other)
+        }
+    };
+    if let Some(job) = from_job {
+        if top.contains_key("urn") {
+            warn(
+                warnings,
+                "/urn".to_string(),
+                "`urn` beside `job` is a forbidden key and is dropped",
+            );
+        }
+        return Ok((job, IdentitySource::Job));
+    }
+    match top.get("urn") {
+        Some(Value::String(s)) if !is_blank_identity(s) => Ok((s.clone(), IdentitySource::Urn)),
+        _ => Err(Rejection::new(
+            RejectKind::NoIdentity,
+            "no non-blank string `job` or `urn`: the message has no identity",
+        )),
+    }
+}
+
+/// `data`, moved out rather than copied (it may be most of the envelope); `top` keeps an empty
+/// object under the key, which nothing after reads.
+fn take_data(top: &mut Map<String, Value>) -> Result<Map<String, Value>, Rejection> {
+    match top.get_mut("data") {
+        Some(Value::Object(map)) => Ok(std::mem::take(map)),
+        Some(Value::Array(items)) if mutant::accepts_list_data() => Ok(mutant::list_as_map(items)),
+        Some(other) => Err(Rejection::new(
+            RejectKind::Data,
+            format!("`data` is {}, not an object", type_name(other)),
+        )),
+        None => Err(Rejection::new(RejectKind::Data, "`data` is missing")),
+    }
+}
+
+/// The top-level members besides the core ones: `dead_letter`, and the extras kept as they
+/// are; forbidden keys are dropped with a warning.
+fn the_rest(
+    top: &Map<String, Value>,
+    warnings: &mut Vec<Warning>,
+) -> (Option<Value>, Map<String, Value>) {
+    let mut extras = Map::new();
+    let mut dead_letter = None;
+    for (key, value) in top {
+        match key.as_str() {
+            "job" | "urn" | "trace_id" | "data" | "meta" | "attempts" => {}
+            "dead_letter" => dead_letter = Some(value.clone()),
+            k if is_forbidden_key(k, &["timestamp"]) && !mutant::keeps_forbidden_keys() => warn(
+                warnings,
+                format!("/{}", escape_token(k)),
+                format!("`{k}` is a forbidden key and is dropped"),
+            ),
+            _ => {
+                extras.insert(key.clone(), value.clone());
+            }
+        }
+    }
+    (dead_letter, extras)
 }
 
 fn decode_meta(map: &Map<String, Value>, warnings: &mut Vec<Warning>) -> Result<Meta, Rejection> {
