@@ -37,7 +37,12 @@ fn run_case(c: &Case<'_>, fixtures: &dyn FixtureSource) -> Step<()> {
             return Err(c.mismatch(
                 "file",
                 "fixture text repeating the top-level keys job and data",
-                format!("repeated top-level keys: {repeated:?}"),
+                if repeated.is_empty() {
+                    "no top-level key repeats".to_string()
+                } else {
+                    let keys: Vec<String> = repeated.iter().map(|k| format!("`{k}`")).collect();
+                    format!("repeated top-level keys: {}", keys.join(", "))
+                },
             ));
         }
     }

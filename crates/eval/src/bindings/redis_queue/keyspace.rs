@@ -17,6 +17,16 @@ enum Entry {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WrongType(pub String);
 
+impl std::fmt::Display for WrongType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "WRONGTYPE: the key `{}` holds another type of value",
+            self.0
+        )
+    }
+}
+
 /// Result of a keyspace command.
 pub type Cmd<T> = Result<T, WrongType>;
 
@@ -186,6 +196,17 @@ impl Keyspace {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_wrong_type_names_its_key_in_words() {
+        let mut keys = Keyspace::default();
+        keys.zadd("queues:q:delayed", "m", 1.0).unwrap();
+        let error = keys.rpush("queues:q:delayed", "x").unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "WRONGTYPE: the key `queues:q:delayed` holds another type of value"
+        );
+    }
+
     use super::*;
 
     #[test]

@@ -20,6 +20,7 @@ use serde_json::{Map, Value};
 use super::state::{at, generate, token};
 use crate::bindings::harness::malformed_at;
 use crate::bindings::redis_queue::json_text::{Dialect, JVal, parse};
+use crate::bindings::redis_queue::keyspace::WrongType;
 use crate::bindings::redis_queue::{Delivery, Handle, Transport};
 use crate::case::{Step, compact};
 use crate::outcome::{Mismatch, Verdict};
@@ -39,15 +40,54 @@ pub fn check(
     seen: &Observed,
     t: &Transport,
 ) -> Step<()> {
-    let miss = |name: &str, expected: String, derived: String| {
+    let miss = Miss { case, path };
+    check_delivery(&miss, want, seen.delivery.as_ref())?;
+    check_lists(&miss, want, t)?;
+    for name in ["delayed", "reserved", "deadlines"] {
+        if let Some(w) = want.get(name) {
+            let got = t
+                .keys
+                .zrange(&t.runner_key(name))
+                .map_err(|e| miss.wrong_type(e))?;
+            if let Some(problem) = zset_violation(&got, w) {
+                return Err(miss.at(name, compact(w), problem));
+            }
+        }
+    }
+    if let Some(w) = want.get("tokens_distinct") {
+        check_tokens_distinct(&miss, w, t)?;
+    }
+    Ok(())
+}
+
+/// Where a step's expectations are, for the mismatches they report.
+struct Miss<'a> {
+    case: &'a CaseRef<'a>,
+    path: &'a str,
+}
+
+impl Miss<'_> {
+    /// The expectation `name` holds `expected`, and the model derived `derived`.
+    fn at(&self, name: &str, expected: String, derived: String) -> Verdict {
         Verdict::Mismatch(Mismatch {
-            pointer: at(case, &format!("{path}/{}", token(name))),
+            pointer: at(self.case, &format!("{}/{}", self.path, token(name))),
             expected,
             derived,
         })
-    };
-    let keys = |e| miss("expect", String::new(), format!("{e:?}"));
-    let delivery = seen.delivery.as_ref();
+    }
+
+    /// A key the step reads holds another type of value than the command needs.
+    fn wrong_type(&self, e: WrongType) -> Verdict {
+        self.at("expect", String::new(), e.to_string())
+    }
+}
+
+/// `outcome`, `handler_body` and `reported_attempts`: what the step delivered.
+fn check_delivery(
+    miss: &Miss<'_>,
+    want: &Map<String, Value>,
+    delivery: Option<&Delivery>,
+) -> Step<()> {
     if let Some(w) = want.get("outcome") {
         let got = match delivery {
             None => "empty",
@@ -55,25 +95,19 @@ pub fn check(
             Some(_) => "delivered",
         };
         if w.as_str() != Some(got) {
-            return Err(miss("outcome", compact(w), format!("\"{got}\"")));
+            return Err(miss.at("outcome", compact(w), format!("\"{got}\"")));
         }
     }
     if let Some(w) = want.get("handler_body") {
         match delivery {
             Some(d) if w.as_str() == Some(d.body.as_str()) => {}
             Some(d) => {
-                return Err(miss(
-                    "handler_body",
-                    compact(w),
-                    compact(&d.body.clone().into()),
-                ));
+                let got = compact(&d.body.clone().into());
+                return Err(miss.at("handler_body", compact(w), got));
             }
             None => {
-                return Err(miss(
-                    "handler_body",
-                    compact(w),
-                    "nothing was reserved".into(),
-                ));
+                let got = "nothing was reserved".into();
+                return Err(miss.at("handler_body", compact(w), got));
             }
         }
     }
@@ -87,9 +121,9 @@ pub fn check(
         };
         match got {
             Some(got) if eq(&got, w, false) => {}
-            Some(got) => return Err(miss("reported_attempts", compact(w), describe(&got))),
+            Some(got) => return Err(miss.at("reported_attempts", compact(w), describe(&got))),
             None => {
-                return Err(miss(
+                return Err(miss.at(
                     "reported_attempts",
                     compact(w),
                     "no attempts: no zset reservation whose handle holds a JSON `attempts`".into(),
@@ -97,22 +131,28 @@ pub fn check(
             }
         }
     }
+    Ok(())
+}
+
+/// `ready`, `ready_generate` and `processing` (whole lists), and the counts `ready_count`,
+/// `dlq_count` and `notify`.
+fn check_lists(miss: &Miss<'_>, want: &Map<String, Value>, t: &Transport) -> Step<()> {
     let list = |key: &str| -> Step<Value> {
-        let items = t.keys.lrange(key).map_err(keys)?;
+        let items = t.keys.lrange(key).map_err(|e| miss.wrong_type(e))?;
         Ok(Value::Array(items.into_iter().map(Value::String).collect()))
     };
     if let Some(w) = want.get("ready") {
         let got = list(&t.runner_key("ready"))?;
         if *w != got {
-            return Err(miss("ready", compact(w), compact(&got)));
+            return Err(miss.at("ready", compact(w), compact(&got)));
         }
     }
     if let Some(spec) = want.get("ready_generate") {
-        let wanted = generate(case, &format!("{path}/ready_generate"), spec)?;
+        let wanted = generate(miss.case, &format!("{}/ready_generate", miss.path), spec)?;
         let got = list(&t.runner_key("ready"))?;
         let wanted = Value::Array(wanted.into_iter().map(Value::String).collect());
         if wanted != got {
-            return Err(miss("ready_generate", summary(&wanted), summary(&got)));
+            return Err(miss.at("ready_generate", summary(&wanted), summary(&got)));
         }
     }
     let dlq = format!("{}.dlq", t.config.queue);
@@ -122,49 +162,47 @@ pub fn check(
         ("notify", t.runner_key("notify")),
     ] {
         if let Some(w) = want.get(name) {
-            let n = t.keys.llen(&key).map_err(keys)?;
+            let n = t.keys.llen(&key).map_err(|e| miss.wrong_type(e))?;
             if !eq(&count(n), w, false) {
-                return Err(miss(name, compact(w), n.to_string()));
+                return Err(miss.at(name, compact(w), n.to_string()));
             }
         }
     }
     if let Some(w) = want.get("processing") {
         let got = list(&t.runner_key("processing"))?;
         if *w != got {
-            return Err(miss("processing", compact(w), compact(&got)));
+            return Err(miss.at("processing", compact(w), compact(&got)));
         }
     }
-    for name in ["delayed", "reserved", "deadlines"] {
-        if let Some(w) = want.get(name) {
-            let got = t.keys.zrange(&t.runner_key(name)).map_err(keys)?;
-            if let Some(problem) = zset_violation(&got, w) {
-                return Err(miss(name, compact(w), problem));
-            }
-        }
-    }
-    if let Some(w) = want.get("tokens_distinct") {
-        let Some(w) = w.as_bool() else {
-            return Err(malformed_at(
-                at(case, &format!("{path}/tokens_distinct")),
-                "`tokens_distinct` must be a boolean",
-            ));
-        };
-        let got = t.keys.zrange(&t.runner_key("deadlines")).map_err(keys)?;
-        let tokens: Vec<&str> = got
-            .iter()
-            .map(|(m, _)| m.split_once(':').map_or(m.as_str(), |(tok, _)| tok))
-            .collect();
-        let distinct = tokens
-            .iter()
-            .enumerate()
-            .all(|(i, a)| !tokens[i + 1..].contains(a));
-        if distinct != w {
-            return Err(miss(
-                "tokens_distinct",
-                w.to_string(),
-                format!("{distinct} (tokens {tokens:?})"),
-            ));
-        }
+    Ok(())
+}
+
+/// `tokens_distinct`: whether the deadline members' tokens are pairwise distinct.
+fn check_tokens_distinct(miss: &Miss<'_>, want: &Value, t: &Transport) -> Step<()> {
+    let Some(want) = want.as_bool() else {
+        return Err(malformed_at(
+            at(miss.case, &format!("{}/tokens_distinct", miss.path)),
+            "`tokens_distinct` must be a boolean",
+        ));
+    };
+    let got = t
+        .keys
+        .zrange(&t.runner_key("deadlines"))
+        .map_err(|e| miss.wrong_type(e))?;
+    let tokens: Vec<&str> = got
+        .iter()
+        .map(|(m, _)| m.split_once(':').map_or(m.as_str(), |(tok, _)| tok))
+        .collect();
+    let distinct = tokens
+        .iter()
+        .enumerate()
+        .all(|(i, a)| !tokens[i + 1..].contains(a));
+    if distinct != want {
+        return Err(miss.at(
+            "tokens_distinct",
+            want.to_string(),
+            format!("{distinct} (tokens {})", tokens.join(", ")),
+        ));
     }
     Ok(())
 }

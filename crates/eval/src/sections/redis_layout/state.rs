@@ -5,6 +5,7 @@
 use serde_json::{Map, Value};
 
 use crate::bindings::harness::malformed_at;
+use crate::bindings::redis_queue::keyspace::WrongType;
 use crate::bindings::redis_queue::{Config, Keyspace, Layout, Tokens, Transport};
 use crate::case::Step;
 use bqsuite_core::ids::{CaseRef, escape_token};
@@ -96,7 +97,8 @@ fn token_like(value: &Value, out: &mut Vec<String>) {
 }
 
 fn seed(case: &CaseRef<'_>, t: &mut Transport, state: &Map<String, Value>) -> Step<()> {
-    let wrong = |name: &str, e| malformed_at(at(case, &format!("state/{name}")), format!("{e:?}"));
+    let wrong =
+        |name: &str, e: WrongType| malformed_at(at(case, &format!("state/{name}")), e.to_string());
     for (name, key) in [
         ("ready", t.runner_key("ready")),
         ("processing", t.runner_key("processing")),
