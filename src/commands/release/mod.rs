@@ -99,10 +99,7 @@ pub fn release(options: &Options) -> Result<Report> {
     let sums_path = options.out.join(SUMS_FILE);
     let other_sums = sums::existing(&sums_path)?;
     let root = options.suite.as_path();
-    let meta = fs::metadata(root).map_err(|e| Error::io("read suite directory", root, e))?;
-    if !meta.is_dir() {
-        return Err(Error::bad_path(root, "is not a directory"));
-    }
+    require_suite_dir(root)?;
 
     let mut findings = Vec::new();
     let license = read_license(root, &mut findings)?;
@@ -162,18 +159,7 @@ pub fn release(options: &Options) -> Result<Report> {
     };
     drop(suite);
 
-    // The validation findings, plus ours unless validation already said the same thing.
-    let known: HashSet<(bqsuite_core::diag::Code, String)> = report
-        .diagnostics
-        .iter()
-        .map(|d| (d.code, d.file.clone()))
-        .collect();
-    let fresh: Vec<Diagnostic> = findings
-        .into_iter()
-        .filter(|d| !known.contains(&(d.code, d.file.clone())))
-        .collect();
-    report.diagnostics.extend(fresh);
-    report.sort();
+    add_own_findings(&mut report, findings);
     report.summary.clear();
     // The suite's validation facts stay, under `suite`; a refusal has no asset.
     let validated = std::mem::take(&mut report.data);
@@ -192,16 +178,13 @@ pub fn release(options: &Options) -> Result<Report> {
     let sums = sums::with_asset(&other_sums, &asset.sha256, &asset.file_name);
     publish(&asset, &asset_path, &sums_path, sums.as_bytes())?;
 
+    let root_dir = served.kind.root_dir(version.as_deref().unwrap_or_default());
     report.summary = vec![
         format!("asset: {}", asset_path.display()),
         format!("size: {} bytes", asset.size),
         format!("sha256: {}", asset.sha256),
         format!("checksums: {}", sums_path.display()),
-        format!(
-            "{} entries under {}/, mtime {mtime}",
-            asset.entries,
-            served.kind.root_dir(version.as_deref().unwrap_or_default())
-        ),
+        format!("{} entries under {root_dir}/, mtime {mtime}", asset.entries),
     ];
     let validated = std::mem::take(&mut report.data["suite"]);
     report.data = data(
@@ -211,6 +194,31 @@ pub fn release(options: &Options) -> Result<Report> {
         Some((&asset, &asset_path, &sums_path)),
     );
     Ok(report)
+}
+
+/// The suite to release is a directory (a release is made from a checkout, not an asset).
+fn require_suite_dir(root: &Path) -> Result<()> {
+    let meta = fs::metadata(root).map_err(|e| Error::io("read suite directory", root, e))?;
+    if !meta.is_dir() {
+        return Err(Error::bad_path(root, "is not a directory"));
+    }
+    Ok(())
+}
+
+/// Adds release's own findings to the validation's, leaving out those that say what validation
+/// already said (the same code about the same file).
+fn add_own_findings(report: &mut Report, findings: Vec<Diagnostic>) {
+    let known: HashSet<(bqsuite_core::diag::Code, String)> = report
+        .diagnostics
+        .iter()
+        .map(|d| (d.code, d.file.clone()))
+        .collect();
+    let fresh: Vec<Diagnostic> = findings
+        .into_iter()
+        .filter(|d| !known.contains(&(d.code, d.file.clone())))
+        .collect();
+    report.diagnostics.extend(fresh);
+    report.sort();
 }
 
 /// The `data` of `release --format json`: the version, the asset written (`null` when the release
