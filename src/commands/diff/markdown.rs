@@ -88,8 +88,17 @@ pub fn render(outcome: &Outcome, kind: &Kind) -> String {
         let _ = writeln!(out, "Version check: {text}.");
     }
     out.push('\n');
+    new_cases(&mut out, outcome);
+    other_changes(&mut out, outcome);
+    while out.ends_with("\n\n") {
+        out.pop();
+    }
+    out
+}
 
-    // New cases per section, in report order (NEW's section order).
+/// "New cases": per section, in report order (NEW's section order), each case with its
+/// description; a new section with its scope and description.
+fn new_cases(out: &mut String, outcome: &Outcome) {
     let added: Vec<&Change> = outcome
         .changes
         .iter()
@@ -98,6 +107,7 @@ pub fn render(outcome: &Outcome, kind: &Kind) -> String {
     let _ = writeln!(out, "## New cases\n");
     if added.is_empty() {
         let _ = writeln!(out, "None.\n");
+        return;
     }
     let mut current: Option<&str> = None;
     for change in &added {
@@ -107,34 +117,7 @@ pub fn render(outcome: &Outcome, kind: &Kind) -> String {
                 out.push('\n');
             }
             current = Some(section);
-            let new_section = outcome
-                .changes
-                .iter()
-                .find(|c| c.code == Code::SectionAdded && c.section.as_deref() == Some(section));
-            let count = added
-                .iter()
-                .filter(|c| c.section.as_deref() == Some(section))
-                .count();
-            let _ = write!(out, "### {}", code(section));
-            match new_section {
-                Some(s) => {
-                    let scope = s
-                        .scope
-                        .as_deref()
-                        .map_or(String::new(), |sc| format!(", scope {}", code(sc)));
-                    let _ = writeln!(out, " (new section{scope})\n");
-                    if let Some(d) = &s.description {
-                        let _ = writeln!(out, "{}\n", plain(&shorten(d, DESCRIPTION_CHARS)));
-                    }
-                }
-                None => {
-                    let _ = writeln!(
-                        out,
-                        " ({count} new case{})\n",
-                        bqsuite_core::diag::plural(count)
-                    );
-                }
-            }
+            section_heading(out, outcome, &added, section);
         }
         let id = change.case.as_deref().unwrap_or_default();
         match &change.description {
@@ -151,10 +134,45 @@ pub fn render(outcome: &Outcome, kind: &Kind) -> String {
             }
         }
     }
-    if !added.is_empty() {
-        out.push('\n');
-    }
+    out.push('\n');
+}
 
+/// A section's heading among the new cases: a new section with its scope and description, an
+/// existing one with its count of new cases.
+fn section_heading(out: &mut String, outcome: &Outcome, added: &[&Change], section: &str) {
+    let new_section = outcome
+        .changes
+        .iter()
+        .find(|c| c.code == Code::SectionAdded && c.section.as_deref() == Some(section));
+    let _ = write!(out, "### {}", code(section));
+    match new_section {
+        Some(s) => {
+            let scope = s
+                .scope
+                .as_deref()
+                .map_or(String::new(), |sc| format!(", scope {}", code(sc)));
+            let _ = writeln!(out, " (new section{scope})\n");
+            if let Some(d) = &s.description {
+                let _ = writeln!(out, "{}\n", plain(&shorten(d, DESCRIPTION_CHARS)));
+            }
+        }
+        None => {
+            let count = added
+                .iter()
+                .filter(|c| c.section.as_deref() == Some(section))
+                .count();
+            let _ = writeln!(
+                out,
+                " ({count} new case{})\n",
+                bqsuite_core::diag::plural(count)
+            );
+        }
+    }
+}
+
+/// The other changes, grouped by what they need: removals and changes (major), other additions
+/// (minor), descriptions and formatting (patch). An empty group is left out.
+fn other_changes(out: &mut String, outcome: &Outcome) {
     let groups: [(&str, Keep); 4] = [
         ("Removed (needs a major release)", |c| {
             c.bump == Bump::Major && c.code.effect() == Effect::Removed
@@ -178,10 +196,6 @@ pub fn render(outcome: &Outcome, kind: &Kind) -> String {
         }
         out.push('\n');
     }
-    while out.ends_with("\n\n") {
-        out.pop();
-    }
-    out
 }
 
 #[cfg(test)]
