@@ -93,113 +93,142 @@ pub(super) fn summary_lines(
     results: &[TargetResult],
     bad_lines: usize,
 ) -> Vec<String> {
-    let total = results.len();
-    let missing = count(results, Status::MissingRepo);
-    let errors = count(results, Status::Error);
-    let mut notes = Vec::new();
-    if missing > 0 {
-        let repos: std::collections::BTreeSet<&str> = results
-            .iter()
-            .filter(|r| r.status == Status::MissingRepo)
-            .map(|r| r.target.repo.as_str())
-            .collect();
-        let targets = if missing == repos.len() {
-            String::new()
-        } else {
-            format!("{} of ", diag::count(missing, "target", "targets"))
-        };
-        notes.push(format!(
-            "{targets}{} SDK repo{} not in {}{}",
-            repos.len(),
-            plural(repos.len()),
-            show::text(&outcome.workspace.display().to_string()),
-            if outcome.strict {
-                ", a failure with --strict"
-            } else {
-                ""
-            }
-        ));
-    }
-    if bad_lines > 0 {
-        notes.push(format!(
-            "{bad_lines} refused line{} in the targets file",
-            plural(bad_lines)
-        ));
-    }
-    let failing_notes = bad_lines > 0 || (outcome.strict && missing > 0);
-    let notes = if notes.is_empty() {
-        String::new()
-    } else {
-        format!(" ({})", notes.join(", "))
-    };
-    let mut lines = Vec::new();
+    let notes = Notes::of(outcome, results, bad_lines);
     if outcome.check {
-        let drifted = count(results, Status::Drift);
-        let fresh = count(results, Status::NotVendored);
-        let in_sync = count(results, Status::InSync);
-        if drifted + fresh + errors == 0 && !failing_notes {
-            lines.push(if in_sync == 1 {
-                format!(
-                    "ok: 1 vendored copy matches the canonical suite {}{notes}",
-                    outcome.canonical_version
-                )
+        check_lines(outcome, results, &notes)
+    } else {
+        vec![sync_line(outcome, results, &notes)]
+    }
+}
+
+/// What the verdict adds in parentheses: SDK repositories not in the workspace and refused
+/// lines of the targets file, and whether they fail the run.
+struct Notes {
+    text: String,
+    failing: bool,
+}
+
+impl Notes {
+    fn of(outcome: &Outcome, results: &[TargetResult], bad_lines: usize) -> Notes {
+        let missing = count(results, Status::MissingRepo);
+        let mut notes = Vec::new();
+        if missing > 0 {
+            let repos: std::collections::BTreeSet<&str> = results
+                .iter()
+                .filter(|r| r.status == Status::MissingRepo)
+                .map(|r| r.target.repo.as_str())
+                .collect();
+            let targets = if missing == repos.len() {
+                String::new()
             } else {
-                format!(
-                    "ok: all {in_sync} vendored copies match the canonical suite {}{notes}",
-                    outcome.canonical_version
-                )
-            });
-        } else {
-            // Out of the targets whose SDK repository is there: the absent ones were not checked
-            // (the notes count them).
-            let checked = total - missing;
-            let mut parts = Vec::new();
-            if drifted > 0 {
-                // The noun agrees with the count: "1 of 3 copies checked drifted".
-                parts.push(format!(
-                    "{drifted} of {} drifted",
-                    diag::count(checked, "copy checked", "copies checked")
-                ));
-            }
-            if fresh > 0 {
-                parts.push(format!("{fresh} of {checked} not vendored yet"));
-            }
-            if errors > 0 {
-                parts.push(format!("{errors} of {checked} could not be checked"));
-            }
-            if parts.is_empty() {
-                parts.push(format!(
-                    "{in_sync} of {} in sync",
-                    diag::count(checked, "copy checked", "copies checked")
-                ));
-            }
-            lines.push(format!("FAILED: {}{notes}", parts.join(", ")));
-        }
-        if let Some(fix) = &outcome.fix {
-            lines.push(format!(
-                "fix: `{fix}` re-vendors every drifted copy from the canonical suite"
+                format!("{} of ", diag::count(missing, "target", "targets"))
+            };
+            notes.push(format!(
+                "{targets}{} SDK repo{} not in {}{}",
+                repos.len(),
+                plural(repos.len()),
+                show::text(&outcome.workspace.display().to_string()),
+                if outcome.strict {
+                    ", a failure with --strict"
+                } else {
+                    ""
+                }
             ));
         }
-    } else {
-        let synced = count(results, Status::Synced);
-        let unchanged = count(results, Status::Unchanged);
-        let verdict = if errors == 0 && !failing_notes {
-            "ok"
-        } else {
-            "FAILED"
-        };
-        let mut text = format!(
-            "{verdict}: {synced} cop{} synced to {}, {unchanged} already up to date",
-            if synced == 1 { "y" } else { "ies" },
-            outcome.canonical_version
-        );
-        if errors > 0 {
-            let _ = write!(text, ", {errors} of {total} could not be synced");
+        if bad_lines > 0 {
+            notes.push(format!(
+                "{bad_lines} refused line{} in the targets file",
+                plural(bad_lines)
+            ));
         }
-        text.push_str(&notes);
-        lines.push(text);
+        Notes {
+            text: if notes.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", notes.join(", "))
+            },
+            failing: bad_lines > 0 || (outcome.strict && missing > 0),
+        }
+    }
+}
+
+/// `sync --check`: the verdict over the copies checked, and the fix when there is one.
+fn check_lines(outcome: &Outcome, results: &[TargetResult], notes: &Notes) -> Vec<String> {
+    let Notes {
+        text: notes,
+        failing,
+    } = notes;
+    let errors = count(results, Status::Error);
+    let drifted = count(results, Status::Drift);
+    let fresh = count(results, Status::NotVendored);
+    let in_sync = count(results, Status::InSync);
+    let mut lines = Vec::new();
+    if drifted + fresh + errors == 0 && !failing {
+        lines.push(if in_sync == 1 {
+            format!(
+                "ok: 1 vendored copy matches the canonical suite {}{notes}",
+                outcome.canonical_version
+            )
+        } else {
+            format!(
+                "ok: all {in_sync} vendored copies match the canonical suite {}{notes}",
+                outcome.canonical_version
+            )
+        });
+    } else {
+        // Out of the targets whose SDK repository is there: the absent ones were not checked
+        // (the notes count them).
+        let checked = results.len() - count(results, Status::MissingRepo);
+        let mut parts = Vec::new();
+        if drifted > 0 {
+            // The noun agrees with the count: "1 of 3 copies checked drifted".
+            parts.push(format!(
+                "{drifted} of {} drifted",
+                diag::count(checked, "copy checked", "copies checked")
+            ));
+        }
+        if fresh > 0 {
+            parts.push(format!("{fresh} of {checked} not vendored yet"));
+        }
+        if errors > 0 {
+            parts.push(format!("{errors} of {checked} could not be checked"));
+        }
+        if parts.is_empty() {
+            parts.push(format!(
+                "{in_sync} of {} in sync",
+                diag::count(checked, "copy checked", "copies checked")
+            ));
+        }
+        lines.push(format!("FAILED: {}{notes}", parts.join(", ")));
+    }
+    if let Some(fix) = &outcome.fix {
+        lines.push(format!(
+            "fix: `{fix}` re-vendors every drifted copy from the canonical suite"
+        ));
     }
     lines
+}
+
+/// `sync`: the verdict over the copies written.
+fn sync_line(outcome: &Outcome, results: &[TargetResult], notes: &Notes) -> String {
+    let errors = count(results, Status::Error);
+    let synced = count(results, Status::Synced);
+    let unchanged = count(results, Status::Unchanged);
+    let verdict = if errors == 0 && !notes.failing {
+        "ok"
+    } else {
+        "FAILED"
+    };
+    let mut text = format!(
+        "{verdict}: {synced} cop{} synced to {}, {unchanged} already up to date",
+        if synced == 1 { "y" } else { "ies" },
+        outcome.canonical_version
+    );
+    if errors > 0 {
+        let _ = write!(text, ", {errors} of {} could not be synced", results.len());
+    }
+    text.push_str(&notes.text);
+    text
 }
 
 /// The human report of a sync run, without colour.
