@@ -427,19 +427,18 @@ impl Comparer {
         top.sort_by(|a, b| a.0.cmp(&b.0));
         let mut extras: Vec<(String, bool)> = Vec::new();
         for (name, local) in top {
-            let path = self.dir.join(&name);
             if name == LICENSE_FILE {
                 continue;
             }
+            let expected =
+                self.expected_files.contains(&name) || self.expected_dirs.contains(&name);
             if VENDORED_FILES.contains(&name.as_str()) {
-                if !self.expected_files.contains(&name) && !self.expected_dirs.contains(&name) {
+                if !expected {
                     extras.push((name, local == Local::Dir));
                 }
-                continue;
-            }
-            if VENDORED_DIRS.contains(&name.as_str()) {
+            } else if VENDORED_DIRS.contains(&name.as_str()) {
                 if local != Local::Dir {
-                    if !self.expected_dirs.contains(&name) && !self.expected_files.contains(&name) {
+                    if !expected {
                         extras.push((name, false));
                     }
                     continue;
@@ -447,32 +446,10 @@ impl Comparer {
                 if !self.expected_dirs.contains(&name) {
                     extras.push((name.clone(), true));
                 }
-                for item in walkdir::WalkDir::new(&path)
-                    .follow_links(false)
-                    .sort_by_file_name()
-                    .min_depth(1)
-                {
-                    let item = item.map_err(|e| {
-                        let p = e.path().unwrap_or(&path).to_path_buf();
-                        Error::io("walk", &p, e.into())
-                    })?;
-                    let rel_os = item.path().strip_prefix(&self.dir).unwrap_or(item.path());
-                    let rel = rel_os.to_string_lossy().replace('\\', "/");
-                    let is_dir = item.file_type().is_dir();
-                    // Below an expected file that is a directory here: already `drift-type`.
-                    let under_file = rel
-                        .match_indices('/')
-                        .any(|(i, _)| self.expected_files.contains(&rel[..i]));
-                    if !under_file
-                        && !self.expected_files.contains(&rel)
-                        && !self.expected_dirs.contains(&rel)
-                    {
-                        extras.push((rel, is_dir));
-                    }
-                }
-                continue;
+                self.extras_below(&name, &mut extras)?;
+            } else {
+                self.findings.push(drift::unmanaged(&name));
             }
-            self.findings.push(drift::unmanaged(&name));
         }
         // An extra directory is listed only when nothing extra is listed inside it.
         let extra_paths: Vec<String> = extras.iter().map(|(p, _)| p.clone()).collect();
@@ -485,7 +462,50 @@ impl Comparer {
             }
             self.findings.push(drift::extra(rel, *is_dir, &label));
         }
-        // Expected directories that hold no expected file and are missing here.
+        self.missing_directories(&label)?;
+        self.findings
+            .sort_by(|a, b| (&a.file, a.code).cmp(&(&b.file, b.code)));
+        Ok(Comparison {
+            identity: crate::releases::Identity::default(),
+            findings: self.findings,
+            matched: self.matched,
+            expected_manifest: self.expected_manifest,
+        })
+    }
+
+    /// Every entry below the vendored directory `name` that the expected tree does not have
+    /// (`(path, is a directory)`), never following a link.
+    fn extras_below(&self, name: &str, extras: &mut Vec<(String, bool)>) -> Result<()> {
+        let path = self.dir.join(name);
+        for item in walkdir::WalkDir::new(&path)
+            .follow_links(false)
+            .sort_by_file_name()
+            .min_depth(1)
+        {
+            let item = item.map_err(|e| {
+                let p = e.path().unwrap_or(&path).to_path_buf();
+                Error::io("walk", &p, e.into())
+            })?;
+            let rel_os = item.path().strip_prefix(&self.dir).unwrap_or(item.path());
+            let rel = rel_os.to_string_lossy().replace('\\', "/");
+            let is_dir = item.file_type().is_dir();
+            // Below an expected file that is a directory here: already `drift-type`.
+            let under_file = rel
+                .match_indices('/')
+                .any(|(i, _)| self.expected_files.contains(&rel[..i]));
+            if !under_file
+                && !self.expected_files.contains(&rel)
+                && !self.expected_dirs.contains(&rel)
+            {
+                extras.push((rel, is_dir));
+            }
+        }
+        Ok(())
+    }
+
+    /// Expected directories that hold no expected file and are missing here (or are not
+    /// directories), unless an ancestor is already reported.
+    fn missing_directories(&mut self, label: &str) -> Result<()> {
         let dirs: Vec<String> = self.expected_dirs.iter().cloned().collect();
         for rel in dirs {
             let prefix = format!("{rel}/");
@@ -501,21 +521,14 @@ impl Comparer {
             }
             match Local::of(&self.dir.join(&rel))? {
                 Local::Dir => {}
-                Local::Missing => self.findings.push(drift::directory_missing(&rel, &label)),
+                Local::Missing => self.findings.push(drift::directory_missing(&rel, label)),
                 other => {
                     self.findings
-                        .push(drift::directory_wrong_type(&rel, other.describe(), &label));
+                        .push(drift::directory_wrong_type(&rel, other.describe(), label));
                 }
             }
         }
-        self.findings
-            .sort_by(|a, b| (&a.file, a.code).cmp(&(&b.file, b.code)));
-        Ok(Comparison {
-            identity: crate::releases::Identity::default(),
-            findings: self.findings,
-            matched: self.matched,
-            expected_manifest: self.expected_manifest,
-        })
+        Ok(())
     }
 }
 
