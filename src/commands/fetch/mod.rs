@@ -152,21 +152,7 @@ pub fn fetch_with_progress(
     let name = kind.asset_name(version);
     let asset = Location::resolve(&base, &name)?;
     let sums = Location::resolve(&base, SUMS_FILE)?;
-    // DEST is checked before anything is downloaded.
-    let target = if options.check {
-        dest::check_dir(&options.dest)?;
-        None
-    } else if options.update {
-        match update::plan(&options.dest)? {
-            update::Plan::Fresh => Some(Target::Fresh(dest::fresh(&options.dest, &mut created)?)),
-            update::Plan::Update(dir) => {
-                let absolute = fs::canonicalize(&dir).map_err(|e| Error::io("resolve", &dir, e))?;
-                Some(Target::Update(unpack::Pinned::take(&dir, absolute)?))
-            }
-        }
-    } else {
-        Some(Target::Fresh(dest::fresh(&options.dest, &mut created)?))
-    };
+    let target = target_of(options, &mut created)?;
     let mut fetcher = Fetcher::new(&options.network);
     let mut run = Run {
         options,
@@ -206,6 +192,22 @@ pub fn fetch_with_progress(
         Ok(()) => Ok(run.report),
         Err(fault) => run.settle(fault),
     }
+}
+
+/// DEST, judged before anything is downloaded: where the asset goes, or `None` for `--check`
+/// (which only needs DEST to be a directory).
+fn target_of(options: &Options, created: &mut unpack::CreatedParents) -> Result<Option<Target>> {
+    if options.check {
+        dest::check_dir(&options.dest)?;
+        return Ok(None);
+    }
+    if options.update
+        && let update::Plan::Update(dir) = update::plan(&options.dest)?
+    {
+        let absolute = fs::canonicalize(&dir).map_err(|e| Error::io("resolve", &dir, e))?;
+        return Ok(Some(Target::Update(unpack::Pinned::take(&dir, absolute)?)));
+    }
+    Ok(Some(Target::Fresh(dest::fresh(&options.dest, created)?)))
 }
 
 /// Where a verified asset goes: DEST resolved once and pinned before anything is downloaded
