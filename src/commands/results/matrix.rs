@@ -431,24 +431,7 @@ pub fn render_html(m: &Matrix) -> String {
     }
     out.push_str("<div class=\"wrap\">\n<table>\n<thead>\n<tr><th scope=\"col\">Section</th>");
     for c in &m.columns {
-        let fc = &c.check;
-        let name = fc.sdk.clone().unwrap_or_else(|| fc.file.clone());
-        let mut about = Vec::new();
-        if let Some(v) = &fc.conformance_version {
-            about.push(format!("suite {v}"));
-        }
-        if let Some(f) = fc.family {
-            about.push(format!("family {f}"));
-        }
-        let _ = write!(
-            out,
-            "<th scope=\"col\"><span class=\"sdk\">{}</span><span class=\"ver\">{}</span>\
-             <span class=\"file\">{}</span><span class=\"file\">{}</span></th>",
-            html(&name),
-            html(fc.version.as_deref().unwrap_or("")),
-            html(&about.join(" · ")),
-            html(&fc.file)
-        );
+        out.push_str(&html_column_head(&c.check));
     }
     out.push_str("</tr>\n</thead>\n<tbody>\n<tr class=\"verdict\"><th scope=\"row\">Verdict</th>");
     for c in &m.columns {
@@ -495,6 +478,27 @@ pub fn render_html(m: &Matrix) -> String {
         env!("CARGO_PKG_VERSION")
     );
     out
+}
+
+/// A column's heading: the SDK (or the file when it names none), its version, the suite and
+/// family it reports, and the file.
+fn html_column_head(fc: &FileCheck) -> String {
+    let name = fc.sdk.clone().unwrap_or_else(|| fc.file.clone());
+    let mut about = Vec::new();
+    if let Some(v) = &fc.conformance_version {
+        about.push(format!("suite {v}"));
+    }
+    if let Some(f) = fc.family {
+        about.push(format!("family {f}"));
+    }
+    format!(
+        "<th scope=\"col\"><span class=\"sdk\">{}</span><span class=\"ver\">{}</span>\
+         <span class=\"file\">{}</span><span class=\"file\">{}</span></th>",
+        html(&name),
+        html(fc.version.as_deref().unwrap_or("")),
+        html(&about.join(" · ")),
+        html(&fc.file)
+    )
 }
 
 fn html_cell(cell: &Cell) -> String {
