@@ -174,81 +174,55 @@ pub(super) fn exception_key(entry: &Value) -> String {
     }
 }
 
+/// Exceptions are matched by family and binding (or by their whole text); the nth of a repeated
+/// key is matched with the nth on the other side.
+type ExceptionKey = (String, usize);
+
+/// A manifest's exceptions, each with its key and its index in the list.
+fn keyed_exceptions(m: &Value) -> (Vec<Value>, Vec<(ExceptionKey, usize)>) {
+    let list = m
+        .get("exceptions")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    let keyed = list
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            let k = exception_key(e);
+            let n = seen.entry(k.clone()).or_insert(0);
+            let key = (k, *n);
+            *n += 1;
+            (key, i)
+        })
+        .collect();
+    (list, keyed)
+}
+
 pub(super) fn compare_exceptions(old_m: &Value, new_m: &Value, out: &mut Vec<Change>) {
-    let list = |m: &Value| -> Vec<Value> {
-        m.get("exceptions")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default()
-    };
-    let keyed = |items: &[Value]| -> Vec<((String, usize), usize)> {
-        let mut seen: HashMap<String, usize> = HashMap::new();
-        items
-            .iter()
-            .enumerate()
-            .map(|(i, e)| {
-                let k = exception_key(e);
-                let n = seen.entry(k.clone()).or_insert(0);
-                let key = (k, *n);
-                *n += 1;
-                (key, i)
-            })
-            .collect()
-    };
-    let (old_list, new_list) = (list(old_m), list(new_m));
-    let old_keyed = keyed(&old_list);
-    let new_keyed = keyed(&new_list);
-    let old_by: HashMap<&(String, usize), usize> = old_keyed.iter().map(|(k, i)| (k, *i)).collect();
-    let new_by: HashMap<&(String, usize), usize> = new_keyed.iter().map(|(k, i)| (k, *i)).collect();
+    let (old_list, old_keyed) = keyed_exceptions(old_m);
+    let (new_list, new_keyed) = keyed_exceptions(new_m);
+    let old_by: HashMap<&ExceptionKey, usize> = old_keyed.iter().map(|(k, i)| (k, *i)).collect();
+    let new_by: HashMap<&ExceptionKey, usize> = new_keyed.iter().map(|(k, i)| (k, *i)).collect();
     for (key, i) in &new_keyed {
         let pointer = format!("/exceptions/{i}");
         let entry = &new_list[*i];
+        let name = shorten(&key.0, 80);
         match old_by.get(key) {
             None => out.push(
                 Change::new(
                     Code::ExceptionAdded,
                     MANIFEST,
                     format!(
-                        "exception `{}` added (it lifts a requirement; nothing that passed can \
-                         fail)",
-                        shorten(&key.0, 80)
+                        "exception `{name}` added (it lifts a requirement; nothing that passed \
+                         can fail)"
                     ),
                 )
                 .at(pointer)
                 .detail(&[format!("+ {}", show(entry))]),
             ),
-            Some(j) => {
-                let old_entry = &old_list[*j];
-                let (o, n) = (
-                    strip_own_description(old_entry),
-                    strip_own_description(entry),
-                );
-                if o != n {
-                    let (summary, detail) = value_diff(&o, &n, "field");
-                    out.push(
-                        Change::new(
-                            Code::ExceptionChanged,
-                            MANIFEST,
-                            format!(
-                                "exception `{}` changed: {}",
-                                shorten(&key.0, 80),
-                                summary.join("; ")
-                            ),
-                        )
-                        .at(pointer)
-                        .detail(&detail),
-                    );
-                } else if description_of(old_entry) != description_of(entry) {
-                    out.push(
-                        Change::new(
-                            Code::DescriptionChanged,
-                            MANIFEST,
-                            format!("description of exception `{}` changed", shorten(&key.0, 80)),
-                        )
-                        .at(pointer),
-                    );
-                }
-            }
+            Some(j) => out.extend(exception_changed(&name, &old_list[*j], entry, pointer)),
         }
     }
     for (key, i) in &old_keyed {
@@ -267,4 +241,37 @@ pub(super) fn compare_exceptions(old_m: &Value, new_m: &Value, out: &mut Vec<Cha
             );
         }
     }
+}
+
+/// An exception on both sides: changed in substance, in its description only, or not at all.
+fn exception_changed(
+    name: &str,
+    old_entry: &Value,
+    entry: &Value,
+    pointer: String,
+) -> Option<Change> {
+    let (o, n) = (
+        strip_own_description(old_entry),
+        strip_own_description(entry),
+    );
+    if o != n {
+        let (summary, detail) = value_diff(&o, &n, "field");
+        return Some(
+            Change::new(
+                Code::ExceptionChanged,
+                MANIFEST,
+                format!("exception `{name}` changed: {}", summary.join("; ")),
+            )
+            .at(pointer)
+            .detail(&detail),
+        );
+    }
+    (description_of(old_entry) != description_of(entry)).then(|| {
+        Change::new(
+            Code::DescriptionChanged,
+            MANIFEST,
+            format!("description of exception `{name}` changed"),
+        )
+        .at(pointer)
+    })
 }
