@@ -47,10 +47,7 @@ pub fn settle(
         .map(|m| CaseCounter::new(m).count_copy(facts.destination, &files));
     let identity = &comparison.identity;
     let fix = facts.fix;
-    let advice = format!(
-        "`{fix}` re-vendors the copy from release {} (the SDK's own files are kept)",
-        facts.version
-    );
+    let advice = fix_advice(fix, facts.version);
     if drifted {
         let destination = facts.destination.display().to_string();
         let mut summary = summary_finding(
@@ -105,6 +102,11 @@ pub fn settle(
     data
 }
 
+/// What the fix of a drifted copy does: re-vendor it from release `version`.
+fn fix_advice(fix: &str, version: &str) -> String {
+    format!("`{fix}` re-vendors the copy from release {version} (the SDK's own files are kept)")
+}
+
 /// The human report of a `fetch --check` that compared a copy; `None` for any other report (a
 /// refused asset), which renders the usual way. `fix_line`: end with the `fix:` line (the github
 /// format leaves it out: the copy's annotation, in the same log, carries it).
@@ -141,17 +143,17 @@ pub fn render_human(report: &Report, color: bool, fix_line: bool) -> Option<Stri
         show::text(destination),
         show::text(version)
     );
-    let mut fix = None;
-    for line in &report.summary {
-        if line.starts_with("fix:") {
-            fix = Some(line);
-            continue;
-        }
+    // [`settle`] ends the summary with the counts (`files:` last) and, when the copy drifted
+    // (`data.fix` is the command), the fix; the differing files go under the counts.
+    let fix = data.get("fix").and_then(Value::as_str);
+    let head = match fix {
+        Some(_) => &report.summary[..report.summary.len().saturating_sub(1)],
+        None => &report.summary[..],
+    };
+    for line in head {
         let _ = writeln!(out, "  {}", show::text(line));
-        if line.starts_with("files:") {
-            list_files(report, &files, &mut out);
-        }
     }
+    list_files(report, &files, &mut out);
     if let Some(names) = copy.get("unmanaged").and_then(Value::as_array)
         && !names.is_empty()
     {
@@ -191,13 +193,12 @@ pub fn render_human(report: &Report, color: bool, fix_line: bool) -> Option<Stri
         )
     };
     let _ = writeln!(out, "{verdict}");
-    if let Some(line) = fix.filter(|_| fix_line) {
-        let rest = line.strip_prefix("fix:").unwrap_or(line);
+    if let Some(fix) = fix.filter(|_| fix_line) {
         let _ = writeln!(
             out,
-            "{}{}",
+            "{} {}",
             diag::paint("fix:", style::HELP, color),
-            show::text(rest)
+            show::text(&fix_advice(fix, version))
         );
     }
     Some(show::guard(&out))
