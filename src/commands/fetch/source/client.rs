@@ -142,13 +142,16 @@ pub(super) fn describe_request_error(e: &reqwest::Error, network: &Network) -> S
             network.read_timeout.as_secs()
         );
     }
+    let kind = io_kind(e);
+    // The resolver's and the TLS library's failures reach us as text only (the resolver's is
+    // an io::Error of kind Other), so those two are told by their words.
     if lower.contains("dns") || lower.contains("lookup address") {
         return "the host name could not be resolved (no network, or a wrong host name)".into();
     }
-    if lower.contains("connection refused") {
+    if kind == Some(std::io::ErrorKind::ConnectionRefused) {
         return "the connection was refused (nothing listens at that address)".into();
     }
-    if e.is_connect() && lower.contains("timed out") {
+    if e.is_connect() && kind == Some(std::io::ErrorKind::TimedOut) {
         return format!(
             "could not connect within {} s",
             network.connect_timeout.as_secs()
@@ -164,6 +167,18 @@ pub(super) fn describe_request_error(e: &reqwest::Error, network: &Network) -> S
         return innermost(e);
     }
     format!("the request failed: {}", innermost(e))
+}
+
+/// The kind of the first I/O error in `e`'s chain of causes.
+fn io_kind(e: &(dyn std::error::Error + 'static)) -> Option<std::io::ErrorKind> {
+    let mut current = Some(e);
+    while let Some(error) = current {
+        if let Some(io) = error.downcast_ref::<std::io::Error>() {
+            return Some(io.kind());
+        }
+        current = error.source();
+    }
+    None
 }
 
 /// The last message of an error chain (the root cause), without an `(os error N)` suffix.
