@@ -30,6 +30,36 @@ pub(super) fn settle(
     fix: &str,
 ) -> (Vec<Group>, Vec<Diagnostic>) {
     let counter = CaseCounter::new(expected.get(MANIFEST).map_or(&[][..], Vec::as_slice));
+    let mut kept = Vec::new();
+    let mut summaries = Vec::new();
+    for group in group(results) {
+        let cases = cases_of(&counter, workspace, &results[group.members[0]]);
+        if let CaseCount::NotJson(why) = &cases {
+            for &i in &group.members {
+                let r = &mut results[i];
+                r.status = Status::Error;
+                r.cases = Some(cases.clone());
+                let file = format!("{}/{MANIFEST}", r.target.path);
+                r.findings.insert(0, findings::bad_manifest(file, why, fix));
+            }
+            continue;
+        }
+        let index = kept.len();
+        for &i in &group.members {
+            results[i].cases = Some(cases.clone());
+            results[i].group = Some(index);
+        }
+        let summary = summary_of(&group, results, &cases, canonical_version, fix);
+        summaries.extend(summary);
+        kept.push(group);
+    }
+    (kept, summaries)
+}
+
+/// The copies that drifted alike (same status, same fingerprint) in one group each, ordered:
+/// drifted first, largest first; then those not vendored; then those in sync. A copy without a
+/// fingerprint is a group of its own; copies in other states are in none.
+fn group(results: &[TargetResult]) -> Vec<Group> {
     let mut keyed: BTreeMap<(&'static str, String), Vec<usize>> = BTreeMap::new();
     let mut groups = Vec::new();
     for (i, r) in results.iter().enumerate() {
@@ -60,58 +90,44 @@ pub(super) fn settle(
         _ => 2,
     };
     groups.sort_by_key(|g| (order(g.status), usize::MAX - g.members.len(), g.members[0]));
+    groups
+}
 
-    let mut kept = Vec::new();
-    let mut summaries = Vec::new();
-    for group in groups {
-        let cases = cases_of(&counter, workspace, &results[group.members[0]]);
-        if let CaseCount::NotJson(why) = &cases {
-            for &i in &group.members {
-                let r = &mut results[i];
-                r.status = Status::Error;
-                r.cases = Some(cases.clone());
-                let file = format!("{}/{MANIFEST}", r.target.path);
-                r.findings.insert(0, findings::bad_manifest(file, why, fix));
-            }
-            continue;
+/// The summary finding of a drifted or unvendored group (`None` for copies in sync).
+fn summary_of(
+    group: &Group,
+    results: &[TargetResult],
+    cases: &CaseCount,
+    canonical_version: &str,
+    fix: &str,
+) -> Option<Diagnostic> {
+    let copies: Vec<String> = group
+        .members
+        .iter()
+        .map(|&i| results[i].target.path.clone())
+        .collect();
+    let agree = |one: &str, many: &str| {
+        if copies.len() == 1 {
+            one.to_string()
+        } else {
+            many.to_string()
         }
-        let index = kept.len();
-        for &i in &group.members {
-            results[i].cases = Some(cases.clone());
-            results[i].group = Some(index);
-        }
-        let first = &results[group.members[0]];
-        let copies: Vec<String> = group
-            .members
-            .iter()
-            .map(|&i| results[i].target.path.clone())
-            .collect();
-        let agree = |one: &str, many: &str| {
-            if copies.len() == 1 {
-                one.to_string()
-            } else {
-                many.to_string()
-            }
-        };
-        let verdict = match group.status {
-            Status::Drift => Some(format!(
-                "{} from the canonical suite {canonical_version}",
-                agree("differs", "differ")
-            )),
-            Status::NotVendored => Some(format!("{} not vendored yet", agree("is", "are"))),
-            _ => None,
-        };
-        if let Some(verdict) = verdict {
-            summaries.push(summary_finding(
-                &copies,
-                &verdict,
-                first.identity.as_ref(),
-                &first.files,
-                Some(&cases),
-                Some(fix),
-            ));
-        }
-        kept.push(group);
-    }
-    (kept, summaries)
+    };
+    let verdict = match group.status {
+        Status::Drift => format!(
+            "{} from the canonical suite {canonical_version}",
+            agree("differs", "differ")
+        ),
+        Status::NotVendored => format!("{} not vendored yet", agree("is", "are")),
+        _ => return None,
+    };
+    let first = &results[group.members[0]];
+    Some(summary_finding(
+        &copies,
+        &verdict,
+        first.identity.as_ref(),
+        &first.files,
+        Some(cases),
+        Some(fix),
+    ))
 }
