@@ -172,40 +172,14 @@ fn run_target(
         Ok(Err(found)) => Some(failed(refusal(options, workspace, target, &found, true))),
         Err(e) => Some(failed(findings::io(target.path.clone(), &e.to_string()))),
     };
-    // A copy of another suite is that suite's business: never compared with this one, never
-    // overwritten by it.
-    if state == PathState::Present {
-        match kind::copy_of(&dir) {
-            Ok(copy) => {
-                if let Some(found) = copy.kind().filter(|k| k.name != canonical.kind.name) {
-                    let undescribed = copy == CopyOf::Undescribed;
-                    let then = shell::command(&check_args(options));
-                    return failed(findings::other_suite(
-                        target,
-                        &found,
-                        undescribed,
-                        canonical.kind,
-                        &then,
-                    ));
-                }
-            }
-            Err(e) => return failed(findings::io(target.path.clone(), &e.to_string())),
-        }
+    if state == PathState::Present
+        && let Some(problem) = other_suite(options, target, &dir, canonical)
+    {
+        return failed(problem);
     }
     match state {
         PathState::RepoMissing => TargetResult::new(target, Status::MissingRepo),
-        PathState::TargetMissing if options.check => {
-            let mut r = TargetResult::new(target, Status::NotVendored);
-            r.findings
-                .push(findings::not_vendored(target.path.clone(), expected.len()));
-            r.files = expected
-                .keys()
-                .map(|rel| (rel.clone(), Change::Missing))
-                .collect();
-            drift::sort_files(&mut r.files);
-            r.fingerprint = Some("not-vendored".into());
-            r
-        }
+        PathState::TargetMissing if options.check => not_vendored(target, expected),
         PathState::Present if options.check => {
             // A copy another run is writing gets no verdict: looked at before and after reading.
             let being_written = || {
@@ -236,6 +210,43 @@ fn run_target(
         }
         PathState::TargetMissing => write_target(options, target, &dir, expected, false),
     }
+}
+
+/// A copy of another suite is that suite's business: never compared with this one, never
+/// overwritten by it. The finding that says so (or that the copy could not be read), if any.
+fn other_suite(
+    options: &Options,
+    target: &Target,
+    dir: &Path,
+    canonical: &Canonical,
+) -> Option<Diagnostic> {
+    let copy = match kind::copy_of(dir) {
+        Ok(copy) => copy,
+        Err(e) => return Some(findings::io(target.path.clone(), &e.to_string())),
+    };
+    let found = copy.kind().filter(|k| k.name != canonical.kind.name)?;
+    let then = shell::command(&check_args(options));
+    Some(findings::other_suite(
+        target,
+        &found,
+        copy == CopyOf::Undescribed,
+        canonical.kind,
+        &then,
+    ))
+}
+
+/// `sync --check` of a target with no copy yet: every file of the suite is missing.
+fn not_vendored(target: &Target, expected: &BTreeMap<String, Vec<u8>>) -> TargetResult {
+    let mut r = TargetResult::new(target, Status::NotVendored);
+    r.findings
+        .push(findings::not_vendored(target.path.clone(), expected.len()));
+    r.files = expected
+        .keys()
+        .map(|rel| (rel.clone(), Change::Missing))
+        .collect();
+    drift::sort_files(&mut r.files);
+    r.fingerprint = Some("not-vendored".into());
+    r
 }
 
 fn check_target(
