@@ -71,8 +71,21 @@ fn label(run: &Run) -> String {
     }
 }
 
-fn case_pointer(section: &str, id: &str) -> String {
-    json::join(&json::join("/sections", section), id)
+/// A finding placed at a section of a results file: its pointer and the position of its key.
+fn at_section(d: Diagnostic, section: &SectionEntry) -> Diagnostic {
+    d.at(json::join("/sections", &section.name))
+        .line_col(section.key_pos.line, section.key_pos.column)
+}
+
+/// A finding placed at a case of a results file: its pointer, the position of its key, and the
+/// case it names.
+fn at_case(d: Diagnostic, section: &SectionEntry, case: &CaseEntry) -> Diagnostic {
+    d.at(json::join(
+        &json::join("/sections", &section.name),
+        &case.id,
+    ))
+    .line_col(case.key_pos.line, case.key_pos.column)
+    .case(&section.name, &case.id)
 }
 
 fn with_reason(status: Status, case: &CaseEntry) -> String {
@@ -165,13 +178,12 @@ fn compare_runs(old: &Run, new: &Run, report: &mut Report) -> Tally {
         match old_sections.get(section.name.as_str()) {
             Some(before) => compare_section(old, new, before, section, report, &mut tally),
             None => {
-                let n = section.cases.as_ref().map_or(0, Vec::len);
+                let n = cases_of(section).len();
                 tally.added += n;
-                report.push(
-                    findings::section_added(&new.file, &section.name, n)
-                        .at(json::join("/sections", &section.name))
-                        .line_col(section.key_pos.line, section.key_pos.column),
-                );
+                report.push(at_section(
+                    findings::section_added(&new.file, &section.name, n),
+                    section,
+                ));
             }
         }
     }
@@ -179,13 +191,12 @@ fn compare_runs(old: &Run, new: &Run, report: &mut Report) -> Tally {
         if new_names.contains(section.name.as_str()) {
             continue;
         }
-        let n = section.cases.as_ref().map_or(0, Vec::len);
+        let n = cases_of(section).len();
         tally.removed += n;
-        report.push(
-            findings::section_removed(&old.file, &section.name, n)
-                .at(json::join("/sections", &section.name))
-                .line_col(section.key_pos.line, section.key_pos.column),
-        );
+        report.push(at_section(
+            findings::section_removed(&old.file, &section.name, n),
+            section,
+        ));
     }
     tally
 }
@@ -204,12 +215,6 @@ fn compare_section(
         .map(|c| (c.id.as_str(), c))
         .collect();
     for case in cases_of(section) {
-        let pointer = case_pointer(&section.name, &case.id);
-        let at = |d: Diagnostic| {
-            d.at(&pointer)
-                .line_col(case.key_pos.line, case.key_pos.column)
-                .case(&section.name, &case.id)
-        };
         let (file, id, name) = (&new.file, &case.id, &section.name);
         let finding = match old_cases.get(case.id.as_str()).map(|was| was.status) {
             None => {
@@ -231,18 +236,15 @@ fn compare_section(
                 findings::status_changed(file, id, name, was.as_str(), &now)
             }
         };
-        report.push(at(finding));
+        report.push(at_case(finding, section, case));
     }
     let now: HashSet<&str> = cases_of(section).iter().map(|c| c.id.as_str()).collect();
     for case in cases_of(before) {
         if !now.contains(case.id.as_str()) {
             tally.removed += 1;
-            report.push(
-                findings::case_removed(&old.file, &case.id, &section.name, case.status.as_str())
-                    .at(case_pointer(&section.name, &case.id))
-                    .line_col(case.key_pos.line, case.key_pos.column)
-                    .case(&section.name, &case.id),
-            );
+            let finding =
+                findings::case_removed(&old.file, &case.id, &section.name, case.status.as_str());
+            report.push(at_case(finding, section, case));
         }
     }
 }

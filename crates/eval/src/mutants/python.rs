@@ -1,7 +1,7 @@
 //! Python-habit mutants: `re.match` with `$` (which also matches before a final newline),
 //! `str.strip()` and `str.isspace()` with their Unicode defaults, `isinstance(True, int)`,
-//! `str()` of a float, and `uuid4().hex`. `int()` on a counter text (`" 3 "`, `"1_0"`) is not one: whether such a
-//! text is a count is an open decision (docs/suites/babelqueue-proposal.md).
+//! `str()` of a float, and `uuid4().hex`. `int()` on a counter text (`" 3 "`, `"1_0"`) is not
+//! one: whether such a text is a count is an open decision (docs/suites/babelqueue-proposal.md).
 
 use super::info::MutantInfo;
 use crate::switch::Mutant;

@@ -1,6 +1,7 @@
 //! The variations of the Python-habit (`python`) mutants: `re.match` with `$`, `str.strip()`,
 //! `isinstance(value, int)` (in the poison classifier and in decode's `attempts`), `str(float)`
-//! and `uuid4().hex`, as the model does them while one of them is switched on. Their catalogue entries are in [`crate::mutants::python`].
+//! and `uuid4().hex`, as the model does them while one of them is switched on. Their catalogue
+//! entries are in [`crate::mutants::python`].
 
 use serde_json::Value;
 

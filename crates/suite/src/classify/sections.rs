@@ -252,14 +252,9 @@ pub(super) fn compare_section(
 ) {
     let pointer = json::join("", section);
     compare_form(section, &pointer, old_block, new_block, out);
-    let label = format!("section `{section}`");
     let section_inherited = compare_params(
         section,
-        &Params {
-            label: &label,
-            readers: "the section",
-            at: &pointer,
-        },
+        (&format!("section `{section}`"), "the section", &pointer),
         &section_params(old_block),
         &section_params(new_block),
         out,
@@ -323,27 +318,17 @@ fn compare_form(
     }
 }
 
-/// Where a set of parameters lives, in the words of its changes.
-struct Params<'a> {
-    /// The block: "section `s`" or "`s.sub`".
-    label: &'a str,
-    /// The cases that read the parameters: "the section" or "`sub`".
-    readers: &'a str,
-    /// The block's pointer.
-    at: &'a str,
-}
-
 /// A block's parameters: a section change when a value changed, a description change when only
-/// schema annotations did. Returns the changed parameters as each case that reads them lists
-/// them ("NAME ... in BLOCK").
+/// schema annotations did. `(label, readers, at)` place them: the block in words ("section `s`"
+/// or "`s.sub`"), the cases that read them ("the section" or "`sub`"), the block's pointer.
+/// Returns the changed parameters as each case that reads them lists them ("NAME ... in BLOCK").
 fn compare_params(
     section: &str,
-    params: &Params<'_>,
+    (label, readers, at): (&str, &str, &str),
     old: &BTreeMap<String, (Value, Value)>,
     new: &BTreeMap<String, (Value, Value)>,
     out: &mut Vec<Change>,
 ) -> Vec<String> {
-    let Params { label, readers, at } = params;
     let (summary, detail, annotations) = param_diff(old, new);
     if !summary.is_empty() {
         out.push(
@@ -355,7 +340,7 @@ fn compare_params(
                     summary.join(", ")
                 ),
             )
-            .at(*at)
+            .at(at)
             .in_section(section)
             .detail(&detail),
         );
@@ -366,7 +351,7 @@ fn compare_params(
                 MANIFEST,
                 format!("schema annotations in the parameters of {label} changed"),
             )
-            .at(*at)
+            .at(at)
             .in_section(section),
         );
     }
@@ -400,15 +385,13 @@ fn compare_holders(
                 .in_section(section),
             );
         }
-        let label = format!("`{section}.{sub}`");
-        let readers = format!("`{sub}`");
         let lines = compare_params(
             section,
-            &Params {
-                label: &label,
-                readers: &readers,
-                at: &sub_pointer,
-            },
+            (
+                &format!("`{section}.{sub}`"),
+                &format!("`{sub}`"),
+                &sub_pointer,
+            ),
             &sub_block_params(old_sub),
             &sub_block_params(new_sub),
             out,
